@@ -1,0 +1,115 @@
+"""The `sitegen` command line: parse options, call one stage, map failures to exit codes."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from . import config as site_config
+from .errors import Diagnostic, Report, SitegenError
+
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+
+root_option = click.option(
+    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+    show_default=True, help="The site directory (holding site.yaml and content/).",
+)
+
+
+def print_diagnostics(items: list[Diagnostic]) -> None:
+    """Print diagnostics to stderr, errors in red, warnings in yellow, as plain text lines."""
+    for d in sorted(items, key=lambda d: (d.location, d.code)):
+        style = "red" if d.severity == "error" else "yellow"
+        err.print(d.format(), style=style, markup=False)
+
+
+@contextmanager
+def failures() -> Iterator[None]:
+    """Turn SitegenError into printed diagnostics and exit status 1."""
+    try:
+        yield
+    except SitegenError as exc:
+        print_diagnostics(exc.diagnostics)
+        err.print(f"failed: {len(exc.diagnostics)} problem(s)", style="bold red")
+        sys.exit(1)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="sitegen")
+def main() -> None:
+    """sitegen: turn paper-aggregator dumps into a curated reading-list website."""
+
+
+def _captured(_: Any, __: Any, value: str | None) -> dt.date | None:
+    if value is None:
+        return None
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter("expected YYYY-MM-DD") from None
+
+
+@main.command("import")
+@root_option
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--captured", callback=_captured, metavar="YYYY-MM-DD",
+              help="Capture date of the files named (recorded in content/dumps/manifest.yaml).")
+@click.option("--update", is_flag=True,
+              help="Refresh importer-owned fields a person has not edited (edits are always kept).")
+def import_command(root: Path, paths: tuple[Path, ...], captured: dt.date | None, update: bool) -> None:
+    """Import dumps (default: every file in content/dumps/) into content/papers/*.md."""
+    from .importers.run import run_import
+
+    if captured and not paths:
+        raise click.UsageError("--captured needs the dump files it applies to")
+    with failures(), _progress("Importing") as tick:
+        result = run_import(root, list(paths) or None, captured, update, progress=tick)
+    print_diagnostics(result.report.items)
+    table = Table(title="Import summary", show_edge=False)
+    table.add_column("file")
+    table.add_column("entries", justify="right")
+    for name, count in result.entries_per_file:
+        table.add_row(name, str(count))
+    out.print(table)
+    out.print(f"{len(result.new)} new, {len(result.merged)} merged, {len(result.unchanged)} unchanged, "
+              f"{len(result.skipped)} skipped; {len(result.authors)} author profile(s)")
+    for what, why in result.skipped:
+        out.print(f"  skipped {what}: {why}", markup=False)
+    if result.failed:
+        sys.exit(1)
+
+
+@main.command("check")
+@root_option
+def check_command(root: Path) -> None:
+    """Validate site.yaml, every entry and every author file; list every problem."""
+    from .loader import load_content
+
+    report = Report()
+    with failures():
+        site_config.load(root)
+        content = load_content(root, report)
+    print_diagnostics(report.items)
+    if report.has_errors:
+        err.print(f"{len(report.errors)} error(s) in content/", style="bold red")
+        sys.exit(1)
+    out.print(f"ok: {len(content.entries)} entries, {len(content.profiles)} author profiles")
+
+
+@contextmanager
+def _progress(label: str) -> Iterator[Callable[[str], None]]:
+    """A transient progress line on a terminal; silent when output is redirected."""
+    if not err.is_terminal:
+        yield lambda _: None
+        return
+    with err.status(label) as status:
+        yield lambda name: status.update(f"{label} {name}")

@@ -1,0 +1,171 @@
+"""Split `---` front matter from a Markdown body and load it with a strict YAML loader.
+
+Strict means: safe types only, duplicate keys are errors, and every key remembers
+the file line it stood on so later validation can point at it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .errors import Diagnostic, Location
+
+try:  # the C parser is several times faster; the pure one behaves the same
+    _BaseLoader: type = yaml.CSafeLoader
+    _BaseDumper: type = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover - depends on how PyYAML was built
+    _BaseLoader = yaml.SafeLoader
+    _BaseDumper = yaml.SafeDumper
+
+
+class DuplicateKey(yaml.MarkedYAMLError):
+    """A mapping names the same key twice; YAML would silently keep the last."""
+
+
+class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
+    """Safe loader that rejects duplicate keys instead of keeping the last silently."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            if key in seen:
+                raise DuplicateKey(
+                    "while constructing a mapping", node.start_mark,
+                    f"found duplicate key {key!r}", key_node.start_mark,
+                )
+            seen[key] = key_node
+        return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+    def construct_lenient_timestamp(self, node: yaml.ScalarNode) -> Any:
+        """Keep an impossible date such as 2026-13-01 as text so validation can name it."""
+        try:
+            return self.construct_yaml_timestamp(node)  # type: ignore[no-untyped-call]
+        except ValueError:
+            return node.value
+
+
+StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", StrictLoader.construct_lenient_timestamp)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A parsed entry file: its metadata, body and where each part starts."""
+
+    meta: dict[str, Any]
+    body: str
+    key_lines: dict[str, int] = field(default_factory=dict)  # 1-based file lines
+    body_line: int = 1
+    has_front_matter: bool = True
+
+
+class FrontMatterError(Exception):
+    """The file could not be split or its YAML could not be read."""
+
+    def __init__(self, diagnostic: Diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(diagnostic.format())
+
+
+def split(text: str) -> tuple[str | None, str, int]:
+    """Return (yaml_text, body, body_start_line); yaml_text is None when there is no block."""
+    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip() != "---":
+        return None, text, 1
+    for i in range(1, len(lines)):
+        if lines[i].rstrip() in ("---", "..."):
+            return "\n".join(lines[1:i]) + "\n", "\n".join(lines[i + 1 :]), i + 2
+    return "", "", 0  # opened but never closed
+
+
+def load_yaml(text: str, path: str, first_line: int = 1) -> tuple[Any, dict[str, int]]:
+    """Strictly load YAML; errors become diagnostics at the right file line.
+
+    `first_line` is the file line the YAML text starts on (2 for front matter).
+    """
+    loader = StrictLoader(text)
+    try:
+        node = loader.get_single_node()  # type: ignore[no-untyped-call]
+        data = loader.construct_document(node) if node is not None else None  # type: ignore[no-untyped-call]
+    except DuplicateKey as exc:
+        mark = exc.problem_mark
+        line = (mark.line if mark else 0) + first_line
+        raise FrontMatterError(Diagnostic(
+            Location(path, line), "E102", exc.problem or "duplicate key",
+            "each key may appear once; remove or merge the repeated one",
+        )) from None
+    except yaml.YAMLError as exc:
+        raise FrontMatterError(_yaml_diagnostic(exc, path, first_line, text)) from None
+    finally:
+        loader.dispose()  # type: ignore[no-untyped-call]
+    lines: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for key_node, _ in node.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                lines.setdefault(key_node.value, key_node.start_mark.line + first_line)
+    return data, lines
+
+
+def _yaml_diagnostic(exc: yaml.YAMLError, path: str, first_line: int, text: str) -> Diagnostic:
+    mark = getattr(exc, "problem_mark", None)
+    line = (mark.line + first_line) if mark is not None else first_line
+    col = (mark.column + 1) if mark is not None else 0
+    problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+    hint = "check the indentation and quoting on this line"
+    if "mapping values are not allowed" in problem:
+        hint = "a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'"
+    elif "found character '\\t'" in problem:
+        hint = "YAML does not allow tabs for indentation; use spaces"
+    return Diagnostic(Location(path, line, col), "E101", f"invalid YAML: {problem}", hint)
+
+
+def parse(text: str, path: str) -> Document:
+    """Parse an entry file into a Document, raising FrontMatterError with a file line."""
+    yaml_text, body, body_line = split(text)
+    if yaml_text is None:
+        raise FrontMatterError(Diagnostic(
+            Location(path, 1), "E100", "missing front matter",
+            "an entry starts with a line '---', its YAML fields, then another '---'",
+        ))
+    if body_line == 0:
+        raise FrontMatterError(Diagnostic(
+            Location(path, 1), "E100", "front matter is opened with '---' but never closed",
+            "add a line '---' after the last field",
+        ))
+    data, key_lines = load_yaml(yaml_text, path, first_line=2)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FrontMatterError(Diagnostic(
+            Location(path, 2), "E103", "front matter must be a mapping of fields",
+            "write one 'key: value' per line",
+        ))
+    return Document(data, body, key_lines, body_line)
+
+
+class _PlainDumper(_BaseDumper):  # type: ignore[misc,valid-type]
+    """Never writes &anchors/*aliases: equal dates in two places stay two plain dates."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+def dump_yaml(data: Any) -> str:
+    """Dump YAML that always loads back to `data` (quoting ids, colons, 'yes' …)."""
+    return yaml.dump(  # type: ignore[no-any-return]
+        data, Dumper=_PlainDumper, allow_unicode=True, sort_keys=False,
+        default_flow_style=False, width=88,
+    )
+
+
+def render(meta: dict[str, Any], body: str) -> str:
+    """Serialize an entry: front matter block, then the body, ending in one newline."""
+    text = "---\n" + dump_yaml(meta) + "---\n"
+    body = body.strip("\n")
+    if body:
+        text += "\n" + body + "\n"
+    return text

@@ -1,0 +1,112 @@
+"""Hugging Face Daily Papers listings: a short page header ending in a date, then papers.
+
+Each paper is a title paragraph, an abstract paragraph and an optional meta block:
+
+      • 7 authors           (or an organization line: 'furiosa-ai FuriosaAI')
+    ·
+    Aug 21, 2025 2          Mon D[, YYYY] [upvotes]
+
+When the meta block is missing the next title follows the abstract directly.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..errors import Diagnostic, Location
+from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, month_date, paragraphs
+
+FORMAT = "hf-daily-papers"
+HEADER_DATE = re.compile(rf"^(?P<mon>{MONTH_RE}) (?P<day>\d{{1,2}})(?:, (?P<year>\d{{4}}))?$")
+META_DATE = re.compile(rf"^(?P<mon>{MONTH_RE}) (?P<day>\d{{1,2}})(?:, (?P<year>\d{{4}}))?(?: (?P<up>\d+))?$")
+AUTHOR_COUNT = re.compile(r"^•\s*(\d+)\s+authors?$")
+SEPARATOR = "·"
+
+
+def looks_like(lines: list[str]) -> bool:
+    """A listing's header says 'Daily Papers' within its first lines."""
+    return any(line.strip() == "Daily Papers" for line in lines[:12])
+
+
+def parse(lines: list[str], path: str, captured: dt.date) -> ParsedDump:
+    """Parse a listing; unreadable entries become diagnostics, the rest still count."""
+    problems: list[Diagnostic] = []
+    start, header = _header(lines)
+    groups = paragraphs(lines, start)
+    papers: list[RawPaper] = []
+    i = 0
+    while i < len(groups):
+        title = groups[i]
+        if _is_meta(title) or len(title) != 1:
+            problems.append(Diagnostic(Location(path, title[0].number), "E320",
+                            f"expected a one-line paper title, found {len(title)} line(s) starting "
+                            f"{_quote(title[0].text)}", "each paper starts with its title on one line"))
+            i += 1
+            continue
+        if i + 1 >= len(groups) or _is_meta(groups[i + 1]):
+            problems.append(Diagnostic(Location(path, title[0].number), "E321",
+                            f"paper {_quote(title[0].text)} has no abstract",
+                            "the dump may be truncated; copy the whole listing again"))
+            i += 2 if i + 1 < len(groups) else 1
+            continue
+        meta = groups[i + 2] if i + 2 < len(groups) and _is_meta(groups[i + 2]) else None
+        paper = _paper(title[0], groups[i + 1], meta, path, captured, problems)
+        if paper:
+            papers.append(paper)
+        i += 3 if meta else 2
+    return ParsedDump(path, FORMAT, captured, tuple(papers), header, tuple(problems))
+
+
+def _header(lines: list[str]) -> tuple[int, dict[str, object]]:
+    for index, raw in enumerate(lines[:20]):
+        found = HEADER_DATE.match(raw.strip())
+        if found:
+            return index + 1, {"listing_date": found.group(0)}
+    seen = 0
+    for index, raw in enumerate(lines):  # no date: skip the fixed page furniture
+        if raw.strip() == "Daily Papers" or raw.strip().startswith("byAK"):
+            seen = index + 1
+    return seen, {}
+
+
+def _is_meta(group: list[Line]) -> bool:
+    return len(group) == 3 and group[1].text.strip() == SEPARATOR
+
+
+def _paper(title: Line, abstract: list[Line], meta: list[Line] | None, path: str,
+           captured: dt.date, problems: list[Diagnostic]) -> RawPaper | None:
+    fields: dict[str, object] = {}
+    if meta:
+        who = clean(meta[0].text)
+        count = AUTHOR_COUNT.match(who)
+        if count:
+            fields["author_count"] = int(count.group(1))
+        else:
+            org_id, _, name = who.partition(" ")
+            fields["organization"] = name or org_id
+            fields["organization_id"] = org_id
+        when = META_DATE.match(clean(meta[2].text))
+        if not when:
+            problems.append(Diagnostic(Location(path, meta[2].number), "E322",
+                            f"expected 'Mon D[, YYYY] [upvotes]', found {_quote(meta[2].text)}", ""))
+            return None
+        try:
+            fields["date"], fields["date_has_year"] = month_date(when["mon"], when["day"], when["year"], captured)
+        except ValueError:
+            problems.append(Diagnostic(Location(path, meta[2].number), "E313",
+                            f"impossible date {when['mon']} {when['day']}", ""))
+            return None
+        if when["up"]:
+            fields["upvotes"] = int(when["up"])
+    return RawPaper(
+        title=clean_title(title.text),
+        abstract=clean(" ".join(line.text for line in abstract)),
+        line=title.number,
+        **fields,  # type: ignore[arg-type]
+    )
+
+
+def _quote(text: str) -> str:
+    text = text.strip()
+    return repr(text if len(text) <= 60 else text[:57] + "…")

@@ -1,0 +1,200 @@
+"""Read `content/` into validated, immutable Entry and AuthorProfile records.
+
+Every file is parsed once; all problems of all files are collected before anyone
+decides to stop, so `sitegen check` and `sitegen build` list them together.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import frontmatter, markdown, schema
+from .errors import Diagnostic, Location, Report, relpath
+from .slugs import is_safe_slug, slugify
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One paper of the reading list, as its file says, plus its rendered text."""
+
+    source_path: str
+    slug: str
+    title: str
+    authors: tuple[str, ...]
+    abstract: str
+    notes: str
+    tags: tuple[str, ...] = ()
+    date: dt.date | None = None
+    added: dt.date | None = None
+    authors_truncated: bool = False
+    author_count: int | None = None
+    organization: str | None = None
+    category: str | None = None
+    score: float | None = None
+    upvotes: int | None = None
+    links: tuple[tuple[str, str], ...] = ()
+    status: str | None = None
+    rating: int | None = None
+    arxiv: str | None = None
+    doi: str | None = None
+    draft: bool = False
+    sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    title_html: str = ""
+    abstract_html: str = ""
+    notes_html: str = ""
+    notes_text: str = ""
+    digest: str = ""
+    body_line: int = 1
+
+    @property
+    def hidden_authors(self) -> int:
+        """How many authors the source did not name ('+N more'); 0 when unknown."""
+        if self.author_count is not None and self.author_count > len(self.authors):
+            return self.author_count - len(self.authors)
+        return 0
+
+    def link(self, kind: str) -> str | None:
+        return dict(self.links).get(kind)
+
+
+@dataclass(frozen=True)
+class AuthorProfile:
+    """An author's profile figures, from `content/authors/<slug>.yaml`."""
+
+    source_path: str
+    slug: str
+    name: str
+    category: str | None = None
+    h_index: int | None = None
+    papers: int | None = None
+    citations: int | None = None
+    novelty_percent: int | None = None
+    ai_score: float | None = None
+    affiliation: str | None = None
+    homepage: str | None = None
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Content:
+    """Everything read from content/: entries and profiles sorted by path."""
+
+    entries: tuple[Entry, ...]
+    profiles: tuple[AuthorProfile, ...]
+
+
+def load_content(root: Path, report: Report) -> Content:
+    """Read and validate every entry and author file under root/content/."""
+    papers = root / "content" / "papers"
+    authors = root / "content" / "authors"
+    entries = [e for p in _files(papers, "*.md") if (e := load_entry(p, root, report))]
+    profiles = [a for p in _files(authors, "*.yaml") if (a := load_profile(p, root, report))]
+    _check_unique(entries, report)
+    return Content(tuple(entries), tuple(profiles))
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
+
+
+def _read(path: Path, shown: str, report: Report) -> str | None:
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError:
+        report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
+    except OSError as exc:
+        report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+    return None
+
+
+def load_entry(path: Path, root: Path, report: Report) -> Entry | None:
+    """Parse and validate one entry file; problems go to `report`."""
+    shown = relpath(path, root)
+    text = _read(path, shown, report)
+    if text is None:
+        return None
+    return entry_from_text(text, shown, path.stem, report)
+
+
+def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry | None:
+    """Build an Entry from a file's text (also used by the dev server for one file)."""
+    try:
+        doc = frontmatter.parse(text, shown)
+    except frontmatter.FrontMatterError as exc:
+        report.add(exc.diagnostic)
+        return None
+    meta, problems = schema.validate_entry(doc.meta, doc.key_lines, shown)
+    report.extend(problems)
+    if any(p.severity == "error" for p in problems):
+        return None
+    slug = stem if is_safe_slug(stem) else slugify(stem)
+    abstract = meta.get("abstract", "")
+    return Entry(
+        source_path=shown,
+        slug=slug,
+        title=meta["title"].strip(),
+        authors=tuple(a.strip() for a in meta.get("authors", [])),
+        abstract=abstract,
+        notes=doc.body,
+        tags=tuple(dict.fromkeys(t.strip() for t in meta.get("tags", []))),
+        date=meta.get("date"),
+        added=meta.get("added"),
+        authors_truncated=meta.get("authors_truncated", False),
+        author_count=meta.get("author_count"),
+        organization=meta.get("organization"),
+        category=meta.get("category"),
+        score=meta.get("score"),
+        upvotes=meta.get("upvotes"),
+        links=tuple(sorted(meta.get("links", {}).items())),
+        status=meta.get("status"),
+        rating=meta.get("rating"),
+        arxiv=meta.get("arxiv"),
+        doi=meta.get("doi"),
+        draft=meta.get("draft", False),
+        sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
+        title_html=markdown.text_with_math(meta["title"].strip()),
+        abstract_html=markdown.text_with_math(abstract),
+        notes_html=markdown.notes_to_html(doc.body),
+        notes_text=markdown.plain_text(doc.body),
+        digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
+        body_line=doc.body_line,
+    )
+
+
+def load_profile(path: Path, root: Path, report: Report) -> AuthorProfile | None:
+    """Parse and validate one author profile file."""
+    shown = relpath(path, root)
+    text = _read(path, shown, report)
+    if text is None:
+        return None
+    try:
+        data, lines = frontmatter.load_yaml(text, shown)
+    except frontmatter.FrontMatterError as exc:
+        report.add(exc.diagnostic)
+        return None
+    if not isinstance(data, dict):
+        report.error(Location(shown, 1), "E103", "an author file must be a mapping of fields")
+        return None
+    meta, problems = schema.validate_author(data, lines, shown)
+    report.extend(problems)
+    if any(p.severity == "error" for p in problems):
+        return None
+    meta.pop("source", None)
+    meta["aliases"] = tuple(meta.get("aliases", ()))
+    return AuthorProfile(source_path=shown, slug=slugify(meta["name"]), **meta)
+
+
+def _check_unique(entries: list[Entry], report: Report) -> None:
+    seen: dict[str, Entry] = {}
+    for entry in entries:
+        other = seen.setdefault(entry.slug, entry)
+        if other is not entry:
+            report.add(Diagnostic(Location(entry.source_path, 1), "E204",
+                                  f"this entry's URL slug '{entry.slug}' is also used by {other.source_path}",
+                                  "rename one of the files"))

@@ -1,0 +1,110 @@
+"""Markdown and math rendering: one configured markdown-it-py, raw HTML off.
+
+Curator notes are CommonMark plus tables, footnotes and `$…$` math. Abstracts are
+plain text with `$…$` math. Math becomes MathML on the server (no script, no CDN),
+re-serialized through an allow-list because TeX input is untrusted.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import xml.etree.ElementTree as ET
+from functools import lru_cache
+from typing import Any
+
+from latex2mathml.converter import convert as latex_to_mathml
+from markdown_it import MarkdownIt
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+
+MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
+MATHML_TAGS = frozenset(
+    {
+        "math", "mrow", "mi", "mn", "mo", "ms", "mtext", "mspace", "msub", "msup", "msubsup", "mfrac",
+        "msqrt", "mroot", "mstyle", "merror", "mpadded", "mphantom", "menclose", "munder", "mover",
+        "munderover", "mtable", "mtr", "mtd", "semantics", "annotation",
+    }
+)
+MATHML_ATTRS = frozenset(
+    {
+        "display", "mathvariant", "stretchy", "fence", "separator", "lspace", "rspace", "accent",
+        "accentunder", "columnalign", "columnspacing", "rowspacing", "linethickness", "minsize",
+        "maxsize", "movablelimits", "form", "width", "height", "depth", "notation", "symmetric",
+        "largeop", "scriptlevel", "displaystyle",
+    }
+)
+INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
+
+
+@lru_cache(maxsize=4096)
+def math_to_html(tex: str, display: bool = False) -> str:
+    """TeX to safe MathML; the escaped TeX source in <code> when it cannot be converted."""
+    try:
+        root = ET.fromstring(latex_to_mathml(tex.strip(), display="block" if display else "inline"))
+        body = _serialize(root)
+    except Exception:  # latex2mathml raises many kinds of errors on bad TeX
+        return f'<code class="tex">{html.escape(tex)}</code>'
+    label = html.escape(tex.strip(), quote=True)
+    return body.replace("<math ", f'<math aria-label="{label}" ', 1)
+
+
+def _serialize(node: ET.Element) -> str:
+    tag = node.tag.removeprefix(MATHML_NS)
+    if tag not in MATHML_TAGS:
+        raise ValueError(f"element {tag} not allowed in math")
+    attrs = "".join(f' {k}="{html.escape(v, quote=True)}"' for k, v in sorted(node.attrib.items())
+                    if k in MATHML_ATTRS)
+    inner = html.escape(node.text or "", quote=False)
+    for child in node:
+        inner += _serialize(child) + html.escape(child.tail or "", quote=False)
+    return f"<{tag}{attrs}>{inner}</{tag}>"
+
+
+def text_with_math(text: str) -> str:
+    """Escape plain text, turning `$…$` spans into MathML (used for abstracts and titles)."""
+    out: list[str] = []
+    last = 0
+    for match in INLINE_MATH.finditer(text):
+        out.append(html.escape(text[last : match.start()], quote=False))
+        out.append(math_to_html(match.group(1)))
+        last = match.end()
+    out.append(html.escape(text[last:], quote=False))
+    return "".join(out)
+
+
+def _math_inline(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    return math_to_html(tokens[idx].content)
+
+
+def _math_block(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    return f'<div class="math-block">{math_to_html(tokens[idx].content, display=True)}</div>\n'
+
+
+def _make_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable("table").enable("strikethrough")
+    md.use(footnote_plugin).use(dollarmath_plugin, allow_space=False, double_inline=True)
+    md.add_render_rule("math_inline", _math_inline)
+    md.add_render_rule("math_inline_double", _math_inline)
+    md.add_render_rule("math_block", _math_block)
+    md.add_render_rule("math_block_label", _math_block)
+    return md
+
+
+_MD = _make_parser()
+
+
+def notes_to_html(source: str) -> str:
+    """Render a curator's Markdown notes to HTML (raw HTML shown as text, unsafe links dropped)."""
+    return _MD.render(source) if source.strip() else ""
+
+
+def plain_text(source: str) -> str:
+    """Readable text of Markdown notes, for search indexes and descriptions."""
+    tokens = _MD.parse(source)
+    parts: list[str] = []
+    for token in tokens:
+        if token.type == "inline":
+            parts.append(token.content)
+    return " ".join(" ".join(parts).split())
