@@ -113,3 +113,33 @@ def _progress(label: str) -> Iterator[Callable[[str], None]]:
         return
     with err.status(label) as status:
         yield lambda name: status.update(f"{label} {name}")
+
+
+base_url_option = click.option(
+    "--base-url", envvar=site_config.BASE_URL_ENV, metavar="URL",
+    help=f"Override site.yaml's base_url (also ${site_config.BASE_URL_ENV}).",
+)
+
+
+@main.command("build")
+@root_option
+@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to write the site (default: ROOT/public).")
+@base_url_option
+@click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
+def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool) -> None:
+    """Build the static site into public/ (atomically: all of it or none of it)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .build import build
+
+    columns = (TextColumn("Rendering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with failures(), Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
+        task = bar.add_task("render", total=None)
+        result = build(root, output, base_url, drafts,
+                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+    print_diagnostics(result.warnings.items)
+    kinds = ", ".join(f"{n} {k}" for k, n in sorted(result.pages_by_kind.items()))
+    out.print(f"built {sum(result.pages_by_kind.values())} files into {result.output} in {result.seconds:.2f} s "
+              f"({result.written} written, {result.unchanged} unchanged, {result.removed} removed)", markup=False)
+    out.print(kinds, style="dim", markup=False)

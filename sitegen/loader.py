@@ -45,6 +45,7 @@ class Entry:
     sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
     title_html: str = ""
     abstract_html: str = ""
+    summary_html: str = ""
     notes_html: str = ""
     notes_text: str = ""
     digest: str = ""
@@ -160,6 +161,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry |
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
         title_html=markdown.text_with_math(meta["title"].strip()),
         abstract_html=markdown.text_with_math(abstract),
+        summary_html=markdown.summary(abstract),
         notes_html=markdown.notes_to_html(doc.body),
         notes_text=markdown.plain_text(doc.body),
         digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],

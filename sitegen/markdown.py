@@ -73,6 +73,16 @@ def text_with_math(text: str) -> str:
     return "".join(out)
 
 
+def summary(text: str, limit: int = 280) -> str:
+    """The start of a text, cut at a word boundary outside math, as escaped HTML with MathML."""
+    if len(text) <= limit:
+        return text_with_math(text)
+    cut = text[:limit].rsplit(" ", 1)[0]
+    if len(INLINE_MATH.sub("", cut).split("$")) % 2 == 0:  # an unclosed $ would swallow the rest
+        cut = cut[: cut.rfind("$")].rstrip()
+    return text_with_math(cut.rstrip(" ,;:.")) + "…"
+
+
 def _math_inline(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
     return math_to_html(tokens[idx].content)
 

@@ -1,0 +1,58 @@
+"""Atom feeds: the whole list, recently added, and one per tag and per author.
+
+Ids are stable tag URIs built from the paper's slug, and `updated` comes from the
+content (the newest date in the feed), so rebuilding never changes a feed's bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from .model import Paper, Site
+from .routes import PageSpec
+
+FEED_SIZE = 50
+NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
+
+
+def entry_id(paper: Paper) -> str:
+    """A permanent id: unaffected by base_url changes or title edits."""
+    return f"urn:uuid:{uuid.uuid5(NAMESPACE, paper.slug)}"
+
+
+def _updated(paper: Paper) -> dt.date:
+    e = paper.entry
+    return max(d for d in (e.date, e.added, dt.date(1970, 1, 1)) if d)
+
+
+def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
+    """Title, links and the newest papers for one feed."""
+    cfg = site.config
+    if spec.kind == "author-feed":
+        author = site.author_index[spec.key]
+        slugs, title, alt = author.papers, f"{cfg.title}: papers by {author.name}", f"authors/{author.slug}/"
+    elif spec.kind == "tag-feed":
+        tag = site.tag_index[spec.key]
+        slugs, title, alt = tag.papers, f"{cfg.title}: {tag.name}", f"tags/{tag.slug}/"
+    elif spec.kind == "recent-feed":
+        slugs, title, alt = site.recent, f"{cfg.title}: recently added", "recent/"
+    else:
+        slugs, title, alt = site.order, cfg.title, ""
+    papers = [site.papers[s] for s in slugs[:FEED_SIZE]]
+    updated = max((_updated(p) for p in papers), default=dt.date(1970, 1, 1))
+    return {
+        "feed": {
+            "title": title, "id": f"urn:uuid:{uuid.uuid5(NAMESPACE, spec.output)}",
+            "self_url": cfg.absolute(spec.output), "alt_url": cfg.absolute(alt),
+            "updated": f"{updated.isoformat()}T00:00:00Z",
+            "subtitle": cfg.description, "author": cfg.curator or cfg.title,
+        },
+        "entries": [
+            {"paper": p, "id": entry_id(p), "url": cfg.absolute(p.route),
+             "updated": f"{_updated(p).isoformat()}T00:00:00Z",
+             "published": f"{p.entry.date.isoformat()}T00:00:00Z" if p.entry.date else None}
+            for p in papers
+        ],
+    }

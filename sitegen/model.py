@@ -1,0 +1,271 @@
+"""Build the Site: papers in order, authors, tags, categories, timeline, and every route.
+
+The model is the single owner of output paths: every page, feed and data file the
+build writes is a route listed here, with the inputs it depends on (for rebuilds).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from . import categories
+from .config import SiteConfig
+from .loader import AuthorProfile, Content, Entry
+from .slugs import slugify, unique_slug
+
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A named link target: an author, a tag or a category, with its URL slug."""
+
+    name: str
+    slug: str
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Paper:
+    """An entry placed in the site: its links to authors and tags, neighbours in time."""
+
+    entry: Entry
+    route: str
+    authors: tuple[Ref, ...]
+    tags: tuple[Ref, ...]
+    category: Ref | None
+    cite_key: str
+    newer: str | None = None  # slug of the next paper in time
+    older: str | None = None
+
+    @property
+    def slug(self) -> str:
+        return self.entry.slug
+
+    @property
+    def year(self) -> int | None:
+        return self.entry.date.year if self.entry.date else None
+
+
+@dataclass(frozen=True)
+class Author:
+    """An author page: their papers newest first, co-authors and topics."""
+
+    name: str
+    slug: str
+    papers: tuple[str, ...]
+    coauthors: tuple[Ref, ...]
+    topics: tuple[Ref, ...]
+    profile: AuthorProfile | None = None
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A tag (topic or arXiv category) page with its papers and related tags."""
+
+    name: str
+    slug: str
+    papers: tuple[str, ...]
+    related: tuple[Ref, ...]
+    is_category: bool = False
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Month:
+    number: int
+    name: str
+    papers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Year:
+    """A publication year of the timeline; year 0 is the 'undated' group."""
+
+    year: int
+    papers: tuple[str, ...]
+    months: tuple[Month, ...]
+
+    @property
+    def label(self) -> str:
+        return str(self.year) if self.year else "Undated"
+
+    @property
+    def slug(self) -> str:
+        return str(self.year) if self.year else "undated"
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the renderer needs, as plain frozen data."""
+
+    config: SiteConfig
+    papers: dict[str, Paper]  # slug -> paper, newest first
+    order: tuple[str, ...]  # slugs newest first (undated last)
+    recent: tuple[str, ...]  # slugs by date added, newest first
+    authors: tuple[Author, ...]
+    tags: tuple[Tag, ...]
+    categories: tuple[Tag, ...]
+    years: tuple[Year, ...]
+    pages: int = 1
+    author_index: dict[str, Author] = field(default_factory=dict)
+    tag_index: dict[str, Tag] = field(default_factory=dict)
+
+
+def newest_first(entries: Iterable[Entry]) -> list[Entry]:
+    """Sort by publication date, newest first; undated last; ties by title then slug."""
+    entries = list(entries)
+    dated = sorted((e for e in entries if e.date), key=lambda e: (e.title.casefold(), e.slug))
+    dated.sort(key=lambda e: e.date or dt.date.min, reverse=True)
+    undated = sorted((e for e in entries if not e.date), key=lambda e: (e.title.casefold(), e.slug))
+    return dated + undated
+
+
+def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Site:
+    """Assemble the Site from validated content; pure and deterministic."""
+    entries = newest_first(e for e in content.entries if drafts or not e.draft)
+    author_slugs = _name_slugs(sorted({a for e in entries for a in e.authors}))
+    tag_slugs = _name_slugs(sorted({t for e in entries for t in e.tags}, key=str.casefold))
+    keys = cite_keys(entries)
+    chronological = [e.slug for e in reversed(entries)]
+    position = {slug: i for i, slug in enumerate(chronological)}
+    papers: dict[str, Paper] = {}
+    for e in entries:
+        i = position[e.slug]
+        papers[e.slug] = Paper(
+            entry=e,
+            route=f"papers/{e.slug}/",
+            authors=tuple(Ref(a, author_slugs[a]) for a in e.authors),
+            tags=tuple(Ref(t, tag_slugs[t]) for t in e.tags),
+            category=Ref(e.category, slugify(e.category)) if e.category else None,
+            cite_key=keys[e.slug],
+            newer=chronological[i + 1] if i + 1 < len(chronological) else None,
+            older=chronological[i - 1] if i > 0 else None,
+        )
+    order = tuple(e.slug for e in entries)
+    authors = _authors(entries, author_slugs, tag_slugs, content.profiles)
+    tags = _tags(entries, tag_slugs)
+    pages = max(1, -(-len(order) // config.page_size))
+    return Site(
+        config=config, papers=papers, order=order, recent=_recent(entries),
+        authors=authors, tags=tags, categories=_categories(entries), years=_years(entries),
+        pages=pages, author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in tags},
+    )
+
+
+def _name_slugs(names: list[str]) -> dict[str, str]:
+    taken: set[str] = set()
+    result: dict[str, str] = {}
+    for name in names:
+        result[name] = unique_slug(slugify(name), taken, name)
+        taken.add(result[name])
+    return result
+
+
+def _recent(entries: list[Entry]) -> tuple[str, ...]:
+    added = [e for e in entries if e.added]
+    added.sort(key=lambda e: e.added or dt.date.min, reverse=True)  # stable: keeps newest-first ties
+    return tuple(e.slug for e in added)
+
+
+def _authors(entries: list[Entry], slugs: dict[str, str], tag_slugs: dict[str, str],
+             profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
+    papers_of: dict[str, list[Entry]] = defaultdict(list)
+    for e in entries:
+        for a in e.authors:
+            papers_of[a].append(e)
+    by_slug = {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
+    result = []
+    for name in sorted(papers_of, key=lambda n: (_sort_name(n), n)):
+        own = papers_of[name]
+        co = Counter(a for e in own for a in e.authors if a != name)
+        topics = Counter(t for e in own for t in e.tags)
+        result.append(Author(
+            name=name, slug=slugs[name], papers=tuple(e.slug for e in own),
+            coauthors=_top(co, slugs), topics=_top(topics, tag_slugs),
+            profile=by_slug.get(slugs[name]) or by_slug.get(slugify(name)),
+        ))
+    return tuple(result)
+
+
+def _sort_name(name: str) -> str:
+    """Family name first, case-folded: authors are listed A-Z by surname."""
+    parts = name.split()
+    return " ".join(parts[-1:] + parts[:-1]).casefold() if parts else ""
+
+
+def _top(counter: Counter[str], slugs: dict[str, str], limit: int | None = None) -> tuple[Ref, ...]:
+    ranked = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    return tuple(Ref(name, slugs[name], n) for name, n in ranked[:limit])
+
+
+def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    co: dict[str, Counter[str]] = defaultdict(Counter)
+    for e in entries:
+        for t in e.tags:
+            papers_of[t].append(e.slug)
+            co[t].update(o for o in e.tags if o != t)
+    return tuple(
+        Tag(name=t, slug=slugs[t], papers=tuple(papers_of[t]), related=_top(co[t], slugs, 8),
+            is_category=categories.expand(t) == t, title=categories.display_name(t))
+        for t in sorted(papers_of, key=str.casefold)
+    )
+
+
+def _categories(entries: list[Entry]) -> tuple[Tag, ...]:
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        if e.category:
+            papers_of[e.category].append(e.slug)
+    return tuple(
+        Tag(name=c, slug=slugify(c), papers=tuple(papers_of[c]), related=(), is_category=True,
+            title=categories.display_name(c))
+        for c in sorted(papers_of)
+    )
+
+
+def _years(entries: list[Entry]) -> tuple[Year, ...]:
+    by_year: dict[int, list[Entry]] = defaultdict(list)
+    for e in entries:
+        by_year[e.date.year if e.date else 0].append(e)
+    years = []
+    for year in sorted(by_year, key=lambda y: (y == 0, -y)):
+        own = by_year[year]
+        months: dict[int, list[str]] = defaultdict(list)
+        for e in own:
+            if e.date:
+                months[e.date.month].append(e.slug)
+        years.append(Year(year, tuple(e.slug for e in own), tuple(
+            Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True))))
+    return tuple(years)
+
+
+def cite_keys(entries: Iterable[Entry]) -> dict[str, str]:
+    """Unique, stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order."""
+    base: dict[str, str] = {}
+    for e in sorted(entries, key=lambda e: e.slug):
+        family = slugify(e.authors[0].split()[-1]).replace("-", "") if e.authors else ""
+        word = next((slugify(w).replace("-", "") for w in e.title.split() if len(slugify(w)) > 2), "paper")
+        year = e.date.year if e.date else "nd"
+        base[e.slug] = f"{family}{year}{word}" if family else f"{word}{year}"
+    counts = Counter(base.values())
+    seen: Counter[str] = Counter()
+    keys = {}
+    for slug, key in base.items():
+        if counts[key] > 1:
+            keys[slug] = key + _suffix(seen[key])
+            seen[key] += 1
+        else:
+            keys[slug] = key
+    return keys
+
+
+def _suffix(n: int) -> str:
+    """a, b, … z, then aa, ab …: the usual way to tell apart same-author same-year keys."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[n] if n < 26 else _suffix(n // 26 - 1) + letters[n % 26]

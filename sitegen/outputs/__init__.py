@@ -1,0 +1,1 @@
+"""Non-HTML outputs: citations (BibTeX, RIS, CSL-JSON) and the papers.json data dump."""

@@ -1,0 +1,169 @@
+"""Citations for reference managers: BibTeX (bibtexparser), RIS (rispy) and CSL-JSON.
+
+BibTeX values are escaped for LaTeX and brace-protected so titles keep their case;
+fields that no source gave (authors of a listing-only paper, a date) are left out
+rather than invented, and a `note` says what is missing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import bibtexparser
+import rispy
+from bibtexparser import model as bib
+
+from ..config import SiteConfig
+from ..markdown import INLINE_MATH
+from ..model import Paper
+
+_LATEX = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+    "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+}
+_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+
+
+def _escape_plain(text: str) -> str:
+    return _LATEX_RE.sub(lambda m: _LATEX[m.group(0)], text)
+
+
+def latex_escape(text: str) -> str:
+    """Escape LaTeX's special characters outside `$…$` math, which is LaTeX already.
+
+    Unicode stays as it is (biber and modern BibTeX read UTF-8). Math whose braces do
+    not balance is escaped like text, so a stray brace can never break the .bib file.
+    """
+    text = " ".join(text.split())
+    out, last = [], 0
+    for match in INLINE_MATH.finditer(text):
+        math = match.group(0)
+        if _balanced(math) and "\\\\" not in math:
+            out += [_escape_plain(text[last : match.start()]), math]
+            last = match.end()
+    out.append(_escape_plain(text[last:]))
+    return "".join(out)
+
+
+def _balanced(text: str) -> bool:
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch in "{}" and i and text[i - 1] == "\\":
+            continue
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def split_name(name: str) -> tuple[str, str]:
+    """(family, given): the last word is the family name, as the dumps write names."""
+    parts = name.split()
+    return (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
+
+
+def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
+    e = paper.entry
+    fields = [bib.Field("title", "{" + latex_escape(e.title) + "}")]
+    if e.authors:
+        names = [f"{latex_escape(f)}, {latex_escape(g)}" if g else latex_escape(f)
+                 for f, g in map(split_name, e.authors)]
+        if e.authors_truncated or e.hidden_authors:
+            names.append("others")
+        fields.append(bib.Field("author", " and ".join(names)))
+    if e.date:
+        fields += [bib.Field("year", str(e.date.year)), bib.Field("month", e.date.strftime("%b").lower())]
+    if e.arxiv:
+        fields += [bib.Field("eprint", e.arxiv), bib.Field("archiveprefix", "arXiv")]
+        if e.category:
+            fields.append(bib.Field("primaryclass", e.category))
+    if e.doi:
+        fields.append(bib.Field("doi", e.doi))
+    if e.abstract:
+        fields.append(bib.Field("abstract", latex_escape(e.abstract)))
+    if e.tags:
+        fields.append(bib.Field("keywords", latex_escape(", ".join(e.tags))))
+    fields.append(bib.Field("url", config.absolute(paper.route)))
+    missing = _missing(paper)
+    if missing:
+        fields.append(bib.Field("note", latex_escape(missing)))
+    return bib.Entry("misc", paper.cite_key, fields)
+
+
+def _missing(paper: Paper) -> str:
+    e = paper.entry
+    notes = []
+    if not e.authors:
+        notes.append(f"{e.author_count} authors, names not recorded" if e.author_count else "authors not recorded")
+    if not e.date:
+        notes.append("publication date not recorded")
+    return "; ".join(notes)
+
+
+def bibtex(papers: Iterable[Paper], config: SiteConfig) -> str:
+    """A .bib file with one @misc entry per paper."""
+    library = bibtexparser.Library()
+    for paper in papers:
+        library.add(_bib_entry(paper, config))
+    return str(bibtexparser.write_string(library))
+
+
+class _RisWriter(rispy.RisWriter):  # type: ignore[misc]
+    """RIS without rispy's '1.' counter lines, which Zotero does not expect."""
+
+    def set_header(self, count: int) -> None:
+        return None
+
+
+def ris(papers: Iterable[Paper], config: SiteConfig) -> str:
+    """An .ris file, the format EndNote, Zotero and Mendeley all import."""
+    records = []
+    for paper in papers:
+        e = paper.entry
+        record: dict[str, Any] = {"type_of_reference": "GEN", "title": e.title}
+        if e.authors:
+            record["authors"] = [f"{f}, {g}" if g else f for f, g in map(split_name, e.authors)]
+        if e.date:
+            record["year"] = str(e.date.year)
+            record["date"] = e.date.strftime("%Y/%m/%d")
+        if e.abstract:
+            record["abstract"] = e.abstract
+        if e.tags:
+            record["keywords"] = list(e.tags)
+        if e.doi:
+            record["doi"] = e.doi
+        record["urls"] = [config.absolute(paper.route)]
+        record["id"] = paper.cite_key
+        records.append(record)
+    return str(rispy.dumps(records, implementation=_RisWriter))
+
+
+def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
+    """A CSL-JSON item, as pandoc and Zotero read it."""
+    e = paper.entry
+    item: dict[str, Any] = {"id": paper.cite_key, "type": "article", "title": e.title}
+    if e.authors:
+        item["author"] = [{"family": f, "given": g} if g else {"literal": f} for f, g in map(split_name, e.authors)]
+    if e.date:
+        item["issued"] = {"date-parts": [[e.date.year, e.date.month, e.date.day]]}
+    if e.abstract:
+        item["abstract"] = e.abstract
+    if e.tags:
+        item["keyword"] = ", ".join(e.tags)
+    if e.doi:
+        item["DOI"] = e.doi
+    if e.arxiv:
+        item["number"] = f"arXiv:{e.arxiv}"
+    item["URL"] = config.absolute(paper.route)
+    missing = _missing(paper)
+    if missing:
+        item["note"] = missing
+    return item
+
+
+def csl_json(papers: Iterable[Paper], config: SiteConfig) -> str:
+    """A CSL-JSON array (pandoc --bibliography, Zotero import)."""
+    return json.dumps([csl_item(p, config) for p in papers], ensure_ascii=False, indent=2) + "\n"

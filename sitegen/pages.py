@@ -1,0 +1,152 @@
+"""Context builders for the HTML page kinds: what each template is given."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from . import categories
+from .model import Author, Site, Tag
+from .routes import PageSpec
+
+if TYPE_CHECKING:
+    from .render import Renderer
+
+NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
+       ("recent/", "Recently added"), ("search/", "Search"))
+
+
+def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:
+    """Dispatch on the page kind."""
+    builder = BUILDERS[spec.kind]
+    return builder(r, r.site, spec, root)
+
+
+def _home(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    n = int(spec.key)
+    size = site.config.page_size
+    slugs = site.order[(n - 1) * size : n * size]
+    return {
+        "title": site.config.title if n == 1 else f"{site.config.title} — page {n}",
+        "description": site.config.description,
+        "items": r.items(slugs, root, level=2),
+        "page_number": n, "page_count": site.pages, "total": len(site.order),
+        "first_index": (n - 1) * size + 1,
+        "prev_url": None if n == 1 else ("" if n == 2 else f"page/{n - 1}/"),
+        "next_url": f"page/{n + 1}/" if n < site.pages else None,
+        "feed_url": "feed.xml",
+    }
+
+
+def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    paper = site.papers[spec.key]
+    e = paper.entry
+    from .outputs import citations
+
+    return {
+        "title": e.title,
+        "description": (e.abstract[:250] + "…") if len(e.abstract) > 250 else e.abstract,
+        "paper": paper,
+        "newer": site.papers[paper.newer] if paper.newer else None,
+        "older": site.papers[paper.older] if paper.older else None,
+        "bibtex": citations.bibtex([paper], site.config),
+        "coins": r.coins(paper),
+        "json_ld": r.json_ld(paper),
+        "category_name": categories.display_name(e.category) if e.category else "",
+        "feed_url": "feed.xml",
+    }
+
+
+def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    letters: dict[str, list[Author]] = defaultdict(list)
+    for author in site.authors:
+        family = author.name.split()[-1] if author.name.split() else "#"
+        initial = family[0].upper()
+        letters[initial if initial.isalpha() and initial.isascii() else "#"].append(author)
+    return {"title": "Authors", "description": f"{len(site.authors)} authors of the papers on {site.config.title}.",
+            "letters": sorted(letters.items()), "feed_url": "feed.xml"}
+
+
+def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    author = site.author_index[spec.key]
+    return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
+            "author": author, "items": r.items(author.papers, root),
+            "profile_category": categories.display_name(author.profile.category)
+            if author.profile and author.profile.category else "",
+            "feed_url": f"authors/{author.slug}/feed.xml"}
+
+
+def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    topics = [t for t in site.tags if not t.is_category]
+    largest = max((len(t.papers) for t in site.tags), default=1)
+    return {"title": "Tags", "description": f"{len(site.tags)} topics of the papers on {site.config.title}.",
+            "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml"}
+
+
+def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    if spec.kind == "category":
+        tag: Tag = next(c for c in site.categories if c.slug == spec.key)
+        related_tag = site.tag_index.get(tag.slug)
+        feed = f"tags/{tag.slug}/feed.xml" if related_tag else "feed.xml"
+        bib = f"tags/{tag.slug}/papers.bib" if related_tag else None
+    else:
+        tag = site.tag_index[spec.key]
+        feed, bib = f"tags/{tag.slug}/feed.xml", f"tags/{tag.slug}/papers.bib"
+    heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
+    return {"title": heading, "description": f"Papers tagged {tag.name} on {site.config.title}.",
+            "tag": tag, "items": r.items(tag.papers, root), "feed_url": feed, "bib_url": bib}
+
+
+def _categories(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    return {"title": "arXiv categories", "description": f"Papers by arXiv category on {site.config.title}.",
+            "categories": site.categories, "feed_url": "feed.xml"}
+
+
+def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    largest = max((len(y.papers) for y in site.years), default=1)
+    return {"title": "Timeline", "description": f"Papers on {site.config.title} by year of publication.",
+            "years": site.years, "largest": largest, "total": len(site.order), "feed_url": "feed.xml"}
+
+
+def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    year = next(y for y in site.years if y.slug == spec.key)
+    months = [(m, r.items(m.papers, root)) for m in year.months]
+    undated = r.items(year.papers, root) if not year.year else []
+    index = [y.slug for y in site.years]
+    i = index.index(year.slug)
+    return {"title": f"Papers of {year.label}" if year.year else "Undated papers",
+            "description": f"{len(year.papers)} papers from {year.label} on {site.config.title}.",
+            "year": year, "months": months, "undated": undated,
+            "newer": site.years[i - 1] if i > 0 else None,
+            "older": site.years[i + 1] if i + 1 < len(site.years) else None, "feed_url": "feed.xml"}
+
+
+def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    groups: dict[str, list[str]] = defaultdict(list)
+    for slug in site.recent:
+        added = site.papers[slug].entry.added
+        groups[added.isoformat() if added else ""].append(slug)
+    return {"title": "Recently added", "description": f"Papers most recently added to {site.config.title}.",
+            "groups": [(day, r.items(slugs, root)) for day, slugs in groups.items()],
+            "feed_url": "recent/feed.xml"}
+
+
+def _simple(title: str) -> Any:
+    def build(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+        return {"title": title, "description": site.config.description, "feed_url": "feed.xml"}
+    return build
+
+
+BUILDERS = {
+    "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
+    "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
+    "search": _simple("Search"), "404": _simple("Page not found"),
+    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(u) for u in sitemap_urls(site)]},
+}
+
+
+def sitemap_urls(site: Site) -> list[str]:
+    """Every HTML route the sitemap lists (the 404 page is not one of them)."""
+    from .routes import plan
+
+    return [p.url for p in plan(site) if p.output.endswith("index.html")]

@@ -1,0 +1,193 @@
+"""Render pages: one Jinja environment (autoescape, StrictUndefined, theme fallback).
+
+Templates receive plain model objects and pre-rendered list items, never the loader.
+A paper's list item is rendered once per link depth and reused on every listing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from markupsafe import Markup
+
+from . import feeds, pages
+from .config import SiteConfig
+from .errors import Diagnostic, Location, SitegenError, relpath
+from .model import Paper, Site
+from .outputs import citations, data
+from .routes import PageSpec
+
+PACKAGE_THEMES = Path(__file__).resolve().parent.parent / "themes"
+
+
+def theme_dirs(root: Path, name: str) -> list[Path]:
+    """The theme's folder, then the default theme's (for files the theme does not override)."""
+    candidates = [root / "themes" / name, root / "themes" / "default", PACKAGE_THEMES / "default"]
+    seen: list[Path] = []
+    for path in candidates:
+        if path.is_dir() and path.resolve() not in [s.resolve() for s in seen]:
+            seen.append(path)
+    return seen
+
+
+def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
+    """Jinja environment over the theme chain; a missing variable is an error, not blank."""
+    dirs = theme_dirs(root, config.theme)
+    if not any((d / "templates").is_dir() for d in dirs):
+        raise SitegenError.single(Location("site.yaml", 1), "E402", f"theme '{config.theme}' not found",
+                                  "themes live in themes/<name>/templates/")
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d / "templates")) for d in dirs]),
+        autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["isodate"] = lambda d: d.isoformat() if d else ""
+    env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
+    return env
+
+
+def json_for_script(value: Any) -> Markup:
+    """JSON safe inside <script>: '<', '>' and '&' escaped so no '</script>' can appear."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def relative_root(output: str) -> str:
+    """'../../' for 'papers/x/index.html': the way from a page back to the site root."""
+    return "../" * output.count("/")
+
+
+class Renderer:
+    """Renders any PageSpec of one Site to bytes."""
+
+    def __init__(self, site: Site, env: jinja2.Environment, root: Path, assets: dict[str, str]):
+        self.site = site
+        self.env = env
+        self.root = root
+        self.assets = assets  # static path -> short content hash, for cache-busting URLs
+        self._items: dict[tuple[str, str, int], Markup] = {}
+        self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
+            "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config).encode(),
+            "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config).encode(),
+            "cite-json": lambda s: citations.csl_json([site.papers[s.key]], site.config).encode(),
+            "author-bib": lambda s: citations.bibtex(self._papers(site.author_index[s.key].papers),
+                                                     site.config).encode(),
+            "tag-bib": lambda s: citations.bibtex(self._papers(site.tag_index[s.key].papers), site.config).encode(),
+            "reading-list-bib": lambda s: citations.bibtex(self._papers(site.order), site.config).encode(),
+            "reading-list-ris": lambda s: citations.ris(self._papers(site.order), site.config).encode(),
+            "reading-list-json": lambda s: citations.csl_json(self._papers(site.order), site.config).encode(),
+            "papers-json": lambda s: data.papers_json(self._papers(site.order), site.config).encode(),
+            "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {site.config.absolute('sitemap.xml')}\n".encode(),
+            "nojekyll": lambda s: b"",
+        }
+
+    def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
+        return [self.site.papers[s] for s in slugs]
+
+    def render(self, spec: PageSpec) -> bytes:
+        """The bytes of one output file; template errors name the template file and line."""
+        direct = self._kinds.get(spec.kind)
+        if direct:
+            return direct(spec)
+        try:
+            context = self.context(spec)
+            return self.env.get_template(spec.template).render(context).encode("utf-8")
+        except jinja2.TemplateSyntaxError as exc:
+            raise SitegenError([self._template_diagnostic(exc, exc.filename, exc.lineno)]) from None
+        except (jinja2.TemplateError, TypeError, AttributeError, KeyError, ValueError) as exc:
+            filename, line = _template_frame(exc)
+            raise SitegenError([self._template_diagnostic(exc, filename, line, spec)]) from None
+
+    def _template_diagnostic(self, exc: Exception, filename: str | None, line: int | None,
+                             spec: PageSpec | None = None) -> Diagnostic:
+        where = relpath(Path(filename), self.root) if filename else "themes"
+        message = f"template error: {getattr(exc, 'message', None) or exc}"
+        if spec:
+            message += f" (while rendering {spec.output})"
+        return Diagnostic(Location(where, line or 0), "E401", message, "")
+
+    def context(self, spec: PageSpec) -> dict[str, Any]:
+        """Everything one page's template sees."""
+        root = self.site.config.base_path if spec.kind == "404" else relative_root(spec.output)
+        common = {
+            "site": self.site.config,
+            "root": root,
+            "asset": lambda path: f"{root}static/{path}?v={self.assets.get(path, '0')}",
+            "page_url": self.site.config.absolute(spec.url),
+            "kind": spec.kind,
+            "nav": pages.NAV,
+        }
+        if spec.kind.endswith("feed"):
+            return common | feeds.feed_context(self.site, spec)
+        return common | pages.page_context(self, spec, root)
+
+    def item(self, slug: str, root: str, level: int = 3) -> Markup:
+        """A paper's list item at a link depth and heading level, rendered once and reused."""
+        key = (slug, root, level)
+        if key not in self._items:
+            paper = self.site.papers[slug]
+            html = self.env.get_template("partials/item.html").render(paper=paper, root=root, level=level)
+            self._items[key] = Markup(html)
+        return self._items[key]
+
+    def items(self, slugs: tuple[str, ...] | list[str], root: str, level: int = 3) -> list[Markup]:
+        return [self.item(s, root, level) for s in slugs]
+
+    def coins(self, paper: Paper) -> str:
+        """OpenURL ContextObject (COinS) so Zotero's connector finds the paper in the page body."""
+        e = paper.entry
+        fields: list[tuple[str, str]] = [("ctx_ver", "Z39.88-2004"), ("rft_val_fmt", "info:ofi/fmt:kev:mtx:journal"),
+                                         ("rft.genre", "preprint"), ("rft.atitle", e.title)]
+        fields += [("rft.au", a) for a in e.authors]
+        if e.date:
+            fields.append(("rft.date", e.date.isoformat()))
+        if e.arxiv:
+            fields.append(("rft_id", f"info:arxiv/{e.arxiv}"))
+        if e.doi:
+            fields.append(("rft_id", f"info:doi/{e.doi}"))
+        return urlencode(fields)
+
+    def json_ld(self, paper: Paper) -> Markup:
+        """schema.org ScholarlyArticle for search engines."""
+        e = paper.entry
+        data_: dict[str, Any] = {"@context": "https://schema.org", "@type": "ScholarlyArticle",
+                                 "headline": e.title[:110], "name": e.title,
+                                 "url": self.site.config.absolute(paper.route)}
+        if e.authors:
+            data_["author"] = [{"@type": "Person", "name": a} for a in e.authors]
+        if e.date:
+            data_["datePublished"] = e.date.isoformat()
+        if e.abstract:
+            data_["abstract"] = e.abstract
+        if e.tags:
+            data_["keywords"] = list(e.tags)
+        if e.doi:
+            data_["sameAs"] = f"https://doi.org/{e.doi}"
+        return json_for_script(data_)
+
+
+def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
+    """The innermost template file and line of a render-time exception."""
+    found: tuple[str | None, int | None] = (None, None)
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.endswith((".html", ".xml", ".txt")):
+            found = (frame.filename, frame.lineno)
+    return found
+
+
+def asset_hashes(static_files: dict[str, Path]) -> dict[str, str]:
+    """Short content hashes of static files, appended to their URLs to bust caches."""
+    return {name: hashlib.sha256(path.read_bytes()).hexdigest()[:10] for name, path in static_files.items()}
+
+
+__all__ = ["Renderer", "asset_hashes", "make_environment", "relative_root", "theme_dirs"]

@@ -1,0 +1,102 @@
+"""Write a build atomically: stage into a temporary directory beside the output, then swap.
+
+Files whose bytes did not change are hard-linked from the previous build, so their
+modification times stay as they were; stale files disappear with the old tree. A
+failed build removes its staging directory and leaves the previous output untouched.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Location, SitegenError
+
+MARKER = ".nojekyll"  # every sitegen build has it; an output folder without it is not ours
+
+
+@dataclass
+class Stage:
+    """The staging directory of one build and what was written into it."""
+
+    path: Path
+    previous: Path
+    written: int = 0
+    unchanged: int = 0
+    files: set[str] = field(default_factory=set)
+
+    def _target(self, relative: str) -> Path:
+        target = (self.path / relative).resolve()
+        if not target.is_relative_to(self.path.resolve()) or target == self.path.resolve():
+            raise SitegenError.single(Location(relative), "E501", "refusing to write outside the output directory")
+        return target
+
+    def write(self, relative: str, data: bytes) -> None:
+        """Stage one file, reusing the previous build's file when the bytes are equal."""
+        target = self._target(relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        old = self.previous / relative
+        if _same_bytes(old, data):
+            os.link(old, target)
+            self.unchanged += 1
+        else:
+            target.write_bytes(data)
+            self.written += 1
+        self.files.add(relative)
+
+    def copy(self, relative: str, source: Path) -> None:
+        """Stage a static file by path."""
+        self.write(relative, source.read_bytes())
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    try:
+        return path.stat().st_size == len(data) and path.read_bytes() == data
+    except OSError:
+        return False
+
+
+def check_output(output: Path, root: Path) -> None:
+    """Refuse an output folder whose replacement would destroy something that is not a build."""
+    out, site = output.resolve(), root.resolve()
+    if site.is_relative_to(out) or any(out.is_relative_to(site / p) for p in ("content", "themes")):
+        raise SitegenError.single(Location(str(output)), "E502",
+                                  "the output folder must not contain the site or lie inside content/ or themes/",
+                                  "use the default public/ or another empty folder")
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).exists():
+        raise SitegenError.single(Location(str(output)), "E503",
+                                  "the output folder holds files that are not a sitegen build; not replacing them",
+                                  "empty it or choose another --output folder")
+
+
+@contextmanager
+def staged(output: Path) -> Iterator[Stage]:
+    """Yield a Stage; on success swap it in for `output`, on any error discard it."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
+    stage = Stage(tmp, output)
+    try:
+        yield stage
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    tmp.chmod(0o755)
+    old = None
+    if output.exists():
+        old = Path(tempfile.mkdtemp(prefix=f".{output.name}.old-", dir=output.parent))
+        os.replace(output, old / "tree")
+    os.replace(tmp, output)
+    if old:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def stale_count(previous: Path, files: set[str]) -> int:
+    """How many files of the previous build the new one no longer has."""
+    if not previous.is_dir():
+        return 0
+    return sum(1 for p in previous.rglob("*") if p.is_file() and p.relative_to(previous).as_posix() not in files)
