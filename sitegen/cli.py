@@ -143,3 +143,37 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     out.print(f"built {sum(result.pages_by_kind.values())} files into {result.output} in {result.seconds:.2f} s "
               f"({result.written} written, {result.unchanged} unchanged, {result.removed} removed)", markup=False)
     out.print(kinds, style="dim", markup=False)
+
+
+@main.command("serve")
+@root_option
+@click.option("--bind", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port (0 picks a free one).")
+@base_url_option
+@click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
+@click.option("--no-reload", is_flag=True, help="Do not inject the live-reload script.")
+def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts: bool, no_reload: bool) -> None:
+    """Preview the site locally, rebuilding what changed and reloading the browser."""
+    import signal
+    import threading
+
+    from .serve import PreviewSession
+    from .server import is_loopback
+
+    if not is_loopback(bind):
+        err.print(f"warning: serving on {bind}, which other machines can reach; the preview is meant "
+                  "for this machine only", style="yellow", markup=False)
+    with failures():
+        session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
+                                 log=lambda text: err.print(text, markup=False, highlight=False))
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with session:
+        out.print(f"Serving {root.resolve()} at {session.url}  (Ctrl-C to stop)", markup=False)
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+    out.print("stopped", markup=False)

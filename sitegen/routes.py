@@ -1,7 +1,8 @@
 """The render plan: every file the build writes, its kind, template and inputs.
 
 Each page names the inputs it is made from (`entry:<slug>`, `profile:<slug>`,
-`config`, `list` for anything that depends on the set or order of papers), so a
+`config`, `list` for anything that depends on the set, order, dates, authors or
+tags of papers, `entries` for pages showing something of every paper), so a
 change can select exactly the pages to re-render, and incremental output can be
 proved equal to a full build.
 """
@@ -38,6 +39,7 @@ def _entries(site: Site, slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
 def plan(site: Site) -> tuple[PageSpec, ...]:
     """Every page of the site, in a stable order."""
     every = frozenset({"list", "config"})
+    contents = every | {"entries"}  # shows something of every entry
     pages: list[PageSpec] = []
     size = site.config.page_size
     for n in range(1, site.pages + 1):
@@ -70,14 +72,14 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
     for year in site.years:
         pages.append(PageSpec(f"timeline/{year.slug}/index.html", "year", year.slug, "year.html",
                               every | _entries(site, year.papers)))
-    pages.append(PageSpec("recent/index.html", "recent", "", "recent.html", every))
-    pages.append(PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", every))
+    pages.append(PageSpec("recent/index.html", "recent", "", "recent.html", contents))
+    pages.append(PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", every | _entries(site, site.recent[:50])))
     pages.append(PageSpec("search/index.html", "search", "", "search.html", frozenset({"config"})))
-    pages.append(PageSpec("feed.xml", "feed", "", "feed.xml", every))
+    pages.append(PageSpec("feed.xml", "feed", "", "feed.xml", every | _entries(site, site.order[:50])))
     pages.append(PageSpec("404.html", "404", "", "404.html", frozenset({"config"})))
     pages.append(PageSpec("sitemap.xml", "sitemap", "", "sitemap.xml", every))
     pages.append(PageSpec("robots.txt", "robots", "", "", frozenset({"config"})))
     pages.append(PageSpec(".nojekyll", "nojekyll"))
     for name in ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json"):
-        pages.append(PageSpec(name, name.replace(".", "-"), "", "", every))
+        pages.append(PageSpec(name, name.replace(".", "-"), "", "", contents))
     return tuple(pages)

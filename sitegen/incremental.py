@@ -1,0 +1,277 @@
+"""Keep a built site in memory and bring its output up to date after file changes.
+
+A change re-reads only the files that changed, rebuilds the (cheap) model, and
+re-renders only the pages whose inputs changed: pages carry their inputs in the
+render plan (`routes.PageSpec.deps`), and a page also re-renders when its spec
+itself changed (new page, other neighbours, other template). Output bytes are
+compared with what is already written, so untouched files keep their mtimes.
+Everything is rendered before anything is written: a failure leaves the output
+and this state as they were.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jinja2
+from jinja2 import meta
+
+from . import config as site_config
+from . import model, routes
+from .build import static_files
+from .errors import BuildFailed, Report, relpath
+from .fsutil import write_atomic
+from .loader import AuthorProfile, Content, Entry, load_entry, load_profile
+from .render import Renderer, asset_hashes, make_environment
+
+CONFIG_NAMES = {site_config.CONFIG_FILE}
+
+
+@dataclass
+class Change:
+    """What an update did: files written and removed, whether only CSS changed."""
+
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    rendered: int = 0
+    css_only: bool = False
+    full: bool = False
+
+
+def list_signature(content: Content, drafts: bool) -> tuple[object, ...]:
+    """What listings, neighbours and indexes depend on besides each entry's own text."""
+    rows = [(e.slug, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts)
+            for e in sorted(content.entries, key=lambda e: e.slug)]
+    return (tuple(rows), tuple(sorted((p.slug, p) for p in content.profiles)))
+
+
+class SiteState:
+    """A site held in memory together with the output directory it keeps up to date."""
+
+    def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
+                 asset_versions: bool = True):
+        self.root, self.output, self.base_url = root, output, base_url
+        self.drafts, self.asset_versions = drafts, asset_versions
+        self.entries: dict[str, Entry] = {}
+        self.profiles: dict[str, AuthorProfile] = {}
+        self.hashes: dict[str, str] = {}
+        self.plan: dict[str, routes.PageSpec] = {}
+        self.static: dict[str, Path] = {}
+
+    # -- loading -----------------------------------------------------------------
+    def _paths(self) -> site_config.Paths:
+        return site_config.Paths(self.root)
+
+    def _load_all(self, report: Report) -> tuple[dict[str, Entry], dict[str, AuthorProfile]]:
+        paths = self._paths()
+        entries = {relpath(p, self.root): e for p in _files(paths.papers, "*.md")
+                   if (e := load_entry(p, self.root, report))}
+        profiles = {relpath(p, self.root): a for p in _files(paths.authors, "*.yaml")
+                    if (a := load_profile(p, self.root, report))}
+        return entries, profiles
+
+    def _content(self, entries: dict[str, Entry], profiles: dict[str, AuthorProfile], report: Report) -> Content:
+        from .loader import _check_unique
+
+        ordered = [entries[k] for k in sorted(entries)]
+        _check_unique(ordered, report)
+        return Content(tuple(ordered), tuple(profiles[k] for k in sorted(profiles)))
+
+    # -- full build ---------------------------------------------------------------
+    def full(self) -> Change:
+        """Load everything and (re)write the whole output in place."""
+        report = Report()
+        cfg = site_config.load(self.root, self.base_url)
+        entries, profiles = self._load_all(report)
+        content = self._content(entries, profiles, report)
+        if report.has_errors:
+            raise BuildFailed(report.items)
+        env = make_environment(self.root, cfg)
+        static = static_files(self.root, cfg.theme)
+        site = model.build_site(cfg, content, self.drafts)
+        specs = {s.output: s for s in routes.plan(site)}
+        renderer = self._renderer(site, env, static)
+        files = {out: renderer.render(spec) for out, spec in specs.items()}
+        files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()}
+        change = self._apply(files, set(self.hashes) - set(files))
+        change.full, change.rendered = True, len(specs)
+        self.cfg, self.env, self.site, self.static = cfg, env, site, static
+        self.entries, self.profiles, self.plan = entries, profiles, specs
+        self.signature = list_signature(content, self.drafts)
+        return change
+
+    def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
+        versions = asset_hashes(static) if self.asset_versions else {n: "dev" for n in static}
+        return Renderer(site, env, self.root, versions)
+
+    # -- incremental --------------------------------------------------------------
+    def update(self, changed: Iterable[Path]) -> Change:
+        """Bring the output up to date after these files changed (created, edited or deleted)."""
+        paths = self._paths()
+        kinds = {self._kind(Path(p), paths) for p in changed}
+        kinds.discard("ignored")
+        if not kinds:
+            return Change()
+        if "config" in kinds or "theme-structure" in kinds:
+            return self.full()
+        report = Report()
+        entries, profiles = dict(self.entries), dict(self.profiles)
+        tokens: set[str] = set()
+        for path in sorted({Path(p) for p in changed}):
+            tokens |= self._reload(path, paths, entries, profiles, report)
+        content = self._content(entries, profiles, report)
+        if report.has_errors:
+            raise BuildFailed(report.items)
+        site = model.build_site(self.cfg, content, self.drafts)
+        signature = list_signature(content, self.drafts)
+        if signature != self.signature:
+            tokens.add("list")
+        if any(t.startswith("entry:") for t in tokens):
+            tokens.add("entries")
+        static = static_files(self.root, self.cfg.theme) if "static" in kinds else self.static
+        if "static" in kinds and self.asset_versions:
+            tokens.add("config")  # asset URLs carry content hashes: every page links them
+        tokens |= self._template_tokens(changed, paths)
+        specs = {s.output: s for s in routes.plan(site)}
+        templates = self._template_closure(specs.values()) if any(t.startswith("template:") for t in tokens) else {}
+        renderer = self._renderer(site, self.env, static)
+        files: dict[str, bytes] = {}
+        for out, spec in specs.items():
+            if self.plan.get(out) != spec or spec.deps & tokens or templates.get(spec.template, set()) & tokens:
+                files[out] = renderer.render(spec)
+        rendered = len(files)
+        files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
+                  if "static" in kinds}
+        stale = (set(self.plan) - set(specs)) | {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
+        change = self._apply(files, stale)
+        change.rendered = rendered
+        change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
+        self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
+        self.plan, self.signature = specs, signature
+        return change
+
+    def _kind(self, path: Path, paths: site_config.Paths) -> str:
+        path = path if path.is_absolute() else self.root / path
+        rel = _relative(path, self.root)
+        if rel is None or any(part.startswith(".") for part in rel.parts) or path.name.endswith("~"):
+            return "ignored"
+        if rel.as_posix() in CONFIG_NAMES:
+            return "config"
+        if rel.parts[:2] == ("content", "papers") and rel.suffix == ".md" and len(rel.parts) == 3:
+            return "entry"
+        if rel.parts[:2] == ("content", "authors") and rel.suffix == ".yaml" and len(rel.parts) == 3:
+            return "profile"
+        if rel.parts[0] == "themes" and len(rel.parts) > 3 and rel.parts[2] == "templates":
+            return "template"
+        if rel.parts[0] == "themes" and len(rel.parts) > 3 and rel.parts[2] == "static":
+            return "static"
+        if rel.parts[0] == "themes" and len(rel.parts) <= 3:
+            return "theme-structure"
+        return "ignored"
+
+    def _reload(self, path: Path, paths: site_config.Paths, entries: dict[str, Entry],
+                profiles: dict[str, AuthorProfile], report: Report) -> set[str]:
+        full = path if path.is_absolute() else self.root / path
+        key = relpath(full, self.root)
+        kind = self._kind(full, paths)
+        if kind == "entry":
+            old = entries.pop(key, None)
+            new = load_entry(full, self.root, report) if full.exists() else None
+            if new:
+                entries[key] = new
+            return {f"entry:{e.slug}" for e in (old, new) if e}
+        if kind == "profile":
+            old_p = profiles.pop(key, None)
+            new_p = load_profile(full, self.root, report) if full.exists() else None
+            if new_p:
+                profiles[key] = new_p
+            return {f"profile:{p.slug}" for p in (old_p, new_p) if p} | {"list"}
+        return set()
+
+    def _template_tokens(self, changed: Iterable[Path], paths: site_config.Paths) -> set[str]:
+        tokens = set()
+        for p in changed:
+            full = Path(p) if Path(p).is_absolute() else self.root / p
+            if self._kind(full, paths) == "template":
+                rel = _relative(full, self.root)
+                if rel is not None:
+                    tokens.add("template:" + "/".join(rel.parts[3:]))
+        return tokens
+
+    def _template_closure(self, specs: Iterable[routes.PageSpec]) -> dict[str, set[str]]:
+        """Template name -> tokens of every template it extends or includes, itself included."""
+        closure: dict[str, set[str]] = {}
+
+        def visit(name: str, seen: set[str]) -> set[str]:
+            if name in seen:
+                return set()
+            seen.add(name)
+            found = {f"template:{name}"}
+            loader = self.env.loader
+            assert loader is not None
+            try:
+                source = loader.get_source(self.env, name)[0]
+                refs = meta.find_referenced_templates(self.env.parse(source))
+            except jinja2.TemplateError:
+                return found
+            for ref in refs:
+                if ref:
+                    found |= visit(ref, seen)
+            return found
+
+        for spec in specs:
+            if spec.template and spec.template not in closure:
+                closure[spec.template] = visit(spec.template, set())
+                if spec.template != "partials/item.html":
+                    closure[spec.template].add("template:partials/item.html")
+        return closure
+
+    # -- writing ------------------------------------------------------------------
+    def _apply(self, files: dict[str, bytes], stale: set[str]) -> Change:
+        change = Change()
+        for out, data in sorted(files.items()):
+            digest = hashlib.sha256(data).hexdigest()
+            target = self.output / out
+            if self.hashes.get(out) == digest and target.exists():
+                continue
+            write_atomic(target, data)
+            self.hashes[out] = digest
+            change.written.append(out)
+        for out in sorted(stale):
+            (self.output / out).unlink(missing_ok=True)
+            self.hashes.pop(out, None)
+            change.removed.append(out)
+            _prune_empty(self.output / out, self.output)
+        return change
+
+
+def _files(folder: Path, pattern: str) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
+
+
+def _relative(path: Path, root: Path) -> Path | None:
+    try:
+        return path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        try:
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
+        except ValueError:
+            return None
+
+
+def _prune_empty(path: Path, stop: Path) -> None:
+    parent = path.parent
+    while parent != stop and parent.is_relative_to(stop):
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent
+
+

@@ -1,0 +1,99 @@
+"""`sitegen serve`: build, serve, watch, rebuild what changed, tell browsers to reload."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import config as site_config
+from .errors import SitegenError
+from .incremental import Change, SiteState
+from .server import PreviewServer, error_overlay
+from .watch import Watcher
+
+Log = Callable[[str], None]
+
+
+@dataclass
+class RebuildRecord:
+    """One rebuild as the session saw it (for the terminal and for tests)."""
+
+    paths: int
+    seconds: float
+    change: Change | None
+    errors: list[str]
+
+
+class PreviewSession:
+    """Owns the temporary output, the site state, the HTTP server and the watcher."""
+
+    def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0, drafts: bool = False,
+                 live_reload: bool = True, base_url: str | None = None, log: Log | None = None):
+        self.root = root.resolve()
+        self.log = log or (lambda _: None)
+        self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-"))
+        self.history: list[RebuildRecord] = []
+        self._lock = threading.Lock()
+        try:
+            cfg = site_config.load(self.root, base_url)
+            self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False)
+            self.state.full()
+            self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload)
+        except BaseException:
+            shutil.rmtree(self.output, ignore_errors=True)
+            raise
+        self.watcher = Watcher(self.root, self.rebuild)
+        self._thread = threading.Thread(target=self.server.serve_forever, name="sitegen-http", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def start(self) -> PreviewSession:
+        self._thread.start()
+        self.watcher.start()
+        return self
+
+    def rebuild(self, paths: set[Path]) -> None:
+        """Apply a batch of changed paths; on failure keep the last good site and show the errors."""
+        started = time.perf_counter()
+        with self._lock:
+            events = self.server.events
+            try:
+                change = self.state.update(paths)
+            except SitegenError as exc:
+                messages = [d.format() for d in exc.diagnostics]
+                events.error_html = error_overlay(messages)
+                events.publish("reload")
+                self.history.append(RebuildRecord(len(paths), time.perf_counter() - started, None, messages))
+                self.log("\n".join(messages))
+                return
+            recovered = bool(events.error_html)
+            events.error_html = ""
+            if change.written or change.removed or recovered:
+                events.publish("css" if change.css_only and not recovered else "reload")
+            seconds = time.perf_counter() - started
+            self.history.append(RebuildRecord(len(paths), seconds, change, []))
+            if change.written or change.removed:
+                self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
+                         f"in {seconds * 1000:.0f} ms")
+
+    def close(self) -> None:
+        """Stop watching and serving, join threads, and delete the temporary output."""
+        self.watcher.stop()
+        self.server.shutdown()
+        self.server.server_close()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        shutil.rmtree(self.output, ignore_errors=True)
+
+    def __enter__(self) -> PreviewSession:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
