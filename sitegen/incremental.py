@@ -157,7 +157,8 @@ class SiteState:
     def _kind(self, path: Path, paths: site_config.Paths) -> str:
         path = path if path.is_absolute() else self.root / path
         rel = _relative(path, self.root)
-        if rel is None or any(part.startswith(".") for part in rel.parts) or path.name.endswith("~"):
+        if rel is None or any(part.startswith(".") for part in rel.parts) or path.name.endswith("~") \
+                or path.is_dir():  # a folder's own 'modified' event just echoes its files' events
             return "ignored"
         if rel.as_posix() in CONFIG_NAMES:
             return "config"

@@ -1,0 +1,136 @@
+"""Incremental rebuilds are provably right: after any edit sequence, output == a fresh full build."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitegen.build import build
+from sitegen.errors import SitegenError
+from sitegen.incremental import SiteState
+
+from .site_factory import copy_site, tree_bytes
+
+PAPERS = 8
+
+
+def _papers(root: Path) -> list[Path]:
+    return sorted((root / "content/papers").glob("*.md"))
+
+
+def _replace_field(path: Path, key: str, value: str) -> None:
+    lines = path.read_text().splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        if line.startswith(f"{key}:"):
+            lines[i] = f"{key}: {value}\n"
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith("  ") or lines[j].startswith("- ")):
+                del lines[j]
+            break
+    else:
+        lines.insert(1, f"{key}: {value}\n")
+    path.write_text("".join(lines))
+
+
+def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
+    """Perform one edit on the site; return the paths it touched."""
+    kind, a, b = op
+    papers = _papers(root)
+    target = papers[a % len(papers)] if papers else None
+    if kind == "title" and target:
+        _replace_field(target, "title", f"'Edited title {b}: with a colon & ampersand'")
+    elif kind == "date" and target:
+        _replace_field(target, "date", f"20{10 + b % 16}-0{1 + b % 9}-1{b % 9}")
+    elif kind == "undate" and target:
+        _replace_field(target, "date", "null")
+    elif kind == "tags" and target:
+        _replace_field(target, "tags", f"[topic-{b % 3}, shared]")
+    elif kind == "authors" and target:
+        _replace_field(target, "authors", f"[Author {b % 4}, Łukasz Kaiser]")
+    elif kind == "body" and target:
+        target.write_text(target.read_text() + f"\nNote {b} with *emphasis* and $x^{b}$.\n")
+    elif kind == "added" and target:
+        _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
+    elif kind == "new":
+        target = root / f"content/papers/new-paper-{b}.md"
+        target.write_text(f"---\ntitle: New paper {b}\nauthors: [Author {b % 4}]\ndate: 2024-05-0{1 + b % 9}\n"
+                          f"tags: [topic-{b % 3}]\n---\n")
+    elif kind == "delete" and target and len(papers) > 2:
+        target.unlink()
+    elif kind == "rename" and target:
+        moved = target.with_name(f"renamed-{b}-{target.name}")
+        target.rename(moved)
+        return [target, moved]
+    elif kind == "template":
+        target = root / "themes/default/templates/partials/item.html"
+        target.write_text(target.read_text().replace('class="item"', f'class="item v{b}"', 1)
+                          .replace(f'class="item v{b - 1}"', f'class="item v{b}"'))
+    elif kind == "config":
+        target = root / "site.yaml"
+        _replace_field(target, "page_size", str(3 + b % 5))
+    elif kind == "css":
+        target = root / "themes/default/static/style.css"
+        target.write_text(target.read_text() + f"\n.rule-{b} {{ color: red; }}\n")
+    return [target] if target else []
+
+
+OPS = st.tuples(
+    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "added", "new", "delete",
+                     "rename", "template", "config", "css"]),
+    st.integers(0, 50), st.integers(1, 40),
+)
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_site(tmp_path_factory.mktemp("pristine") / "site", papers=PAPERS)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, min_size=1, max_size=6), versions=st.booleans())
+def test_incremental_equals_full_build(pristine: Path, ops: list[tuple[str, int, int]], versions: bool) -> None:
+    work = Path(tempfile.mkdtemp(prefix="inc-"))
+    try:
+        root = work / "site"
+        shutil.copytree(pristine, root)
+        state = SiteState(root, work / "incremental", asset_versions=versions)
+        state.full()
+        for op in ops:
+            state.update(apply(root, op))
+        fresh = SiteState(root, work / "fresh", asset_versions=versions)
+        fresh.full()
+        assert tree_bytes(work / "incremental") == tree_bytes(work / "fresh")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_failed_update_changes_nothing_and_recovery_catches_up(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    state = SiteState(root, tmp_path / "out")
+    state.full()
+    before = tree_bytes(tmp_path / "out")
+    target = _papers(root)[0]
+    good = target.read_text()
+    target.write_text(good.replace("title:", "title: [unclosed", 1))
+    with pytest.raises(SitegenError) as failure:
+        state.update([target])
+    assert failure.value.diagnostics[0].location.path.endswith(target.name)
+    assert tree_bytes(tmp_path / "out") == before
+    target.write_text(good.replace("title: ", "title: Fixed ", 1))
+    state.update([target])
+    fresh = SiteState(root, tmp_path / "fresh")
+    fresh.full()
+    assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "fresh")
+
+
+def test_cli_build_equals_in_memory_full_build(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "cli")
+    state = SiteState(root, tmp_path / "state")
+    state.full()
+    assert tree_bytes(tmp_path / "cli") == tree_bytes(tmp_path / "state")

@@ -1,0 +1,181 @@
+"""`sitegen serve` end to end: real files edited on disk, real watchdog events, real HTTP."""
+
+from __future__ import annotations
+
+import http.client
+import queue
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen.serve import PreviewSession
+
+from .site_factory import copy_site
+
+VTC = "content/papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement.md"
+VTC_PAGE = "papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement/index.html"
+
+
+class Events:
+    """A server-sent-events client collecting event names in a queue."""
+
+    def __init__(self, session: PreviewSession):
+        port = session.server.server_address[1]
+        self.conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.conn.request("GET", session.server.base_path + "__sitegen/events")
+        self.response = self.conn.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type") == "text/event-stream"
+        self.queue: queue.Queue[str] = queue.Queue()
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            for raw in self.response:
+                line = raw.decode().strip()
+                if line.startswith("event: "):
+                    self.queue.put(line.removeprefix("event: "))
+        except (OSError, ValueError, http.client.HTTPException):
+            return
+
+    def next(self, timeout: float = 10) -> str:
+        return self.queue.get(timeout=timeout)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.fixture()
+def session(tmp_path: Path) -> Iterator[PreviewSession]:
+    root = copy_site(tmp_path / "site")
+    with PreviewSession(root, port=0) as running:
+        yield running
+    assert not running.output.exists(), "the temporary output must be deleted on exit"
+    assert not any(t.name.startswith("sitegen-") and t.is_alive() for t in threading.enumerate()
+                   if t.name != "sitegen-debounce"), "no stray threads"
+
+
+def get(session: PreviewSession, route: str) -> tuple[int, str]:
+    port = session.server.server_address[1]
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("GET", session.server.base_path + route)
+    response = conn.getresponse()
+    body = response.read().decode()
+    conn.close()
+    return response.status, body
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_edit_reloads_and_changes_the_page(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        page = session.output / VTC_PAGE
+        untouched = session.output / "papers/speedy-mast3r/index.html"
+        before = untouched.stat().st_mtime_ns
+        edit(session.root / VTC, "title: 'VTC:", "title: 'VTC renamed:")
+        assert events.next() == "reload"
+        assert "VTC renamed:" in get(session, VTC_PAGE.removesuffix("index.html"))[1]
+        assert "VTC renamed:" in page.read_text()
+        assert untouched.stat().st_mtime_ns == before, "pages that do not show the entry are not rewritten"
+        _, home_author = get(session, "authors/ahan-gupta/")
+        assert "VTC renamed:" in home_author
+    finally:
+        events.close()
+
+
+def test_added_and_deleted_entries_update_listings(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        new = session.root / "content/papers/a-brand-new-paper.md"
+        new.write_text("---\ntitle: A Brand New Paper\nauthors: [Ada Lovelace]\ndate: 2026-06-01\n"
+                       "tags: [brand-new-tag]\n---\nNotes.\n")
+        assert events.next() == "reload"
+        assert get(session, "papers/a-brand-new-paper/")[0] == 200
+        assert "A Brand New Paper" in get(session, "")[1]
+        assert "A Brand New Paper" in get(session, "tags/brand-new-tag/")[1]
+        assert "Ada Lovelace" in get(session, "authors/")[1]
+        new.unlink()
+        assert events.next() == "reload"
+        assert get(session, "papers/a-brand-new-paper/")[0] == 404
+        assert get(session, "tags/brand-new-tag/")[0] == 404
+        assert "A Brand New Paper" not in get(session, "")[1]
+        assert not (session.output / "papers/a-brand-new-paper").exists()
+    finally:
+        events.close()
+
+
+def test_broken_yaml_shows_error_then_recovers(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        path = session.root / VTC
+        good = path.read_text()
+        path.write_text(good.replace("title: 'VTC: DNN Compilation", "title: VTC: DNN Compilation", 1))
+        assert events.next() == "reload"
+        status, body = get(session, "")
+        assert status == 200, "the last good site stays served"
+        assert "sitegen-error" in body
+        assert f"{VTC}:2:" in body and "invalid YAML" in body
+        path.write_text(good.replace("title: 'VTC:", "title: 'VTC fixed:"))
+        assert events.next() == "reload"
+        status, body = get(session, VTC_PAGE.removesuffix("index.html"))
+        assert "sitegen-error" not in body and "VTC fixed:" in body
+    finally:
+        events.close()
+
+
+def test_template_syntax_error_names_template_and_line(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        template = session.root / "themes/default/templates/paper.html"
+        good = template.read_text()
+        lines = good.splitlines(keepends=True)
+        lines.insert(4, "{% if %}\n")
+        template.write_text("".join(lines))
+        assert events.next() == "reload"
+        body = get(session, "")[1]
+        assert "themes/default/templates/paper.html:5" in body
+        template.write_text(good.replace("<h2 id=\"abstract-heading\">Abstract</h2>",
+                                         "<h2 id=\"abstract-heading\">Summary</h2>"))
+        assert events.next() == "reload"
+        body = get(session, VTC_PAGE.removesuffix("index.html"))[1]
+        assert "sitegen-error" not in body and ">Summary</h2>" in body
+    finally:
+        events.close()
+
+
+def test_css_change_sends_css_event_and_copies_only_that_file(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        page = session.output / "index.html"
+        before = page.stat().st_mtime_ns
+        css = session.root / "themes/default/static/style.css"
+        css.write_text(css.read_text() + "\n.added-rule { color: red; }\n")
+        assert events.next() == "css"
+        assert ".added-rule" in get(session, "static/style.css")[1]
+        assert page.stat().st_mtime_ns == before
+    finally:
+        events.close()
+
+
+def test_burst_of_changes_is_one_rebuild(session: PreviewSession) -> None:
+    events = Events(session)
+    try:
+        papers = sorted((session.root / "content/papers").glob("*.md"))[:20]
+        count = len(session.history)
+        for path in papers:
+            path.write_text(path.read_text() + "\nTouched.\n")
+        assert events.next() == "reload"
+        time.sleep(0.3)
+        batches = session.history[count:]
+        assert len(batches) <= 2 and sum(b.paths for b in batches) >= 20
+    finally:
+        events.close()
