@@ -13,6 +13,8 @@ from . import model, routes
 from .errors import BuildFailed, Report
 from .loader import load_content
 from .render import Renderer, asset_hashes, make_environment, theme_dirs
+from .search import SearchIndex
+from .search import index as search_index
 from .writer import check_output, staged, stale_count
 
 Progress = Callable[[int, int], None]
@@ -29,6 +31,7 @@ class BuildResult:
     removed: int = 0
     seconds: float = 0.0
     warnings: Report = field(default_factory=Report)
+    search: SearchIndex | None = None
 
 
 def static_files(root: Path, theme: str) -> dict[str, Path]:
@@ -44,7 +47,7 @@ def static_files(root: Path, theme: str) -> dict[str, Path]:
 
 
 def build(root: Path, output: Path | None = None, base_url: str | None = None, drafts: bool = False,
-          progress: Progress | None = None) -> BuildResult:
+          progress: Progress | None = None, search: bool = True) -> BuildResult:
     """Build the whole site into `output` (default root/public); raise BuildFailed on any error."""
     started = time.perf_counter()
     output = output if output is not None else root / "public"
@@ -69,6 +72,9 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
         for name, path in static.items():
             stage.copy(f"{routes.STATIC_PREFIX}{name}", path)
         result.pages_by_kind["static"] += len(static)
+        if search:
+            result.search = search_index(stage.path)
+            stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / "pagefind").rglob("*")}
         result.removed = stale_count(output, stage.files)
     result.written, result.unchanged = stage.written, stage.unchanged
     result.seconds = time.perf_counter() - started

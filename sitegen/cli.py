@@ -127,7 +127,8 @@ base_url_option = click.option(
               help="Where to write the site (default: ROOT/public).")
 @base_url_option
 @click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
-def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool) -> None:
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool) -> None:
     """Build the static site into public/ (atomically: all of it or none of it)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -137,8 +138,14 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     with failures(), Progress(*columns, console=err, transient=True, disable=not err.is_terminal) as bar:
         task = bar.add_task("render", total=None)
         result = build(root, output, base_url, drafts,
-                       progress=lambda done, total: bar.update(task, completed=done, total=total))
+                       progress=lambda done, total: bar.update(task, completed=done, total=total),
+                       search=not no_search)
     print_diagnostics(result.warnings.items)
+    if result.search and not result.search.ok:
+        err.print(f"warning: {result.search.message}", style="yellow", markup=False)
+    elif result.search:
+        out.print(f"search index: {result.search.files} files, {result.search.size / 1024:.0f} KiB "
+                  f"in {result.search.seconds:.2f} s", markup=False)
     kinds = ", ".join(f"{n} {k}" for k, n in sorted(result.pages_by_kind.items()))
     out.print(f"built {sum(result.pages_by_kind.values())} files into {result.output} in {result.seconds:.2f} s "
               f"({result.written} written, {result.unchanged} unchanged, {result.removed} removed)", markup=False)
