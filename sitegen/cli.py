@@ -184,3 +184,65 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
         except KeyboardInterrupt:
             pass
     out.print("stopped", markup=False)
+
+
+@main.command("init")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--title", default="My reading list", show_default=True, help="The site's title.")
+@click.option("--curator", default="", help="Your name, shown in the footer and feeds.")
+def init_command(directory: Path, title: str, curator: str) -> None:
+    """Create a new reading-list site in DIRECTORY (refuses to overwrite one)."""
+    from .scaffold import init_site
+
+    with failures():
+        created = init_site(directory, title, curator)
+    for path in created:
+        out.print(f"created {path}", markup=False)
+    out.print(f"next: cd {directory} && sitegen serve", markup=False)
+
+
+def _date(_: Any, __: Any, value: str | None) -> dt.date | None:
+    return _captured(_, __, value)
+
+
+@main.command("new")
+@root_option
+@click.argument("title")
+@click.option("--date", callback=_date, metavar="YYYY-MM-DD", help="Publication date.")
+@click.option("--tags", default="", help="Comma-separated tags, e.g. attention,kv-cache.")
+@click.option("--author", "authors", multiple=True, help="An author (repeat for several).")
+def new_command(root: Path, title: str, date: dt.date | None, tags: str, authors: tuple[str, ...]) -> None:
+    """Create content/papers/<slug>.md for a paper typed in by hand."""
+    from .scaffold import new_entry
+
+    with failures():
+        path = new_entry(root, title, date, [t.strip() for t in tags.split(",") if t.strip()], list(authors))
+    out.print(f"created {path}", markup=False)
+
+
+@main.command("deploy")
+@root_option
+@base_url_option
+@click.option("--remote", default="origin", show_default=True, help="The git remote to push to.")
+@click.option("--branch", default="gh-pages", show_default=True, help="The branch that holds the site.")
+@click.option("--message", default=None, help="Commit message (default names the source commit).")
+@click.option("--force", is_flag=True, help="Deploy even with uncommitted changes under content/.")
+def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, message: str | None,
+                   force: bool) -> None:
+    """Build, then commit public/ as the whole tree of the gh-pages branch and push it."""
+    from .build import build
+    from .deploy import dirty_content, publish, repository_root
+
+    with failures():
+        repository_root(root)
+        dirty = dirty_content(root)
+        if dirty and not force:
+            err.print("refusing to deploy: uncommitted changes under content/ (use --force to deploy anyway):",
+                      style="red", markup=False)
+            for name in dirty[:20]:
+                err.print(f"  {name}", markup=False)
+            sys.exit(1)
+        result = build(root, base_url=base_url)
+        deployed = publish(root, result.output, remote, branch, message)
+    out.print(f"published {deployed.commit[:12]} to {deployed.remote}/{deployed.branch} "
+              f"(built from {deployed.source})", markup=False)

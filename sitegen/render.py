@@ -89,6 +89,7 @@ class Renderer:
             "papers-json": lambda s: data.papers_json(self._papers(site.order), site.config).encode(),
             "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {site.config.absolute('sitemap.xml')}\n".encode(),
             "nojekyll": lambda s: b"",
+            "cname": lambda s: f"{site.config.domain}\n".encode(),
         }
 
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:

@@ -80,6 +80,8 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
     pages.append(PageSpec("sitemap.xml", "sitemap", "", "sitemap.xml", every))
     pages.append(PageSpec("robots.txt", "robots", "", "", frozenset({"config"})))
     pages.append(PageSpec(".nojekyll", "nojekyll"))
+    if site.config.domain:
+        pages.append(PageSpec("CNAME", "cname", "", "", frozenset({"config"})))
     for name in ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json"):
         pages.append(PageSpec(name, name.replace(".", "-"), "", "", contents))
     return tuple(pages)
