@@ -160,7 +160,9 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
 @base_url_option
 @click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
 @click.option("--no-reload", is_flag=True, help="Do not inject the live-reload script.")
-def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts: bool, no_reload: bool) -> None:
+@click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts: bool, no_reload: bool,
+                  no_search: bool) -> None:
     """Preview the site locally, rebuilding what changed and reloading the browser."""
     import signal
     import threading
@@ -173,7 +175,8 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
                   "for this machine only", style="yellow", markup=False)
     with failures():
         session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
-                                 log=lambda text: err.print(text, markup=False, highlight=False))
+                                 log=lambda text: err.print(text, markup=False, highlight=False),
+                                 search=not no_search)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with session:

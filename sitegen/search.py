@@ -42,21 +42,39 @@ def binary() -> Path | None:
     return Path(found) if found else None
 
 
-def index(site_dir: Path) -> SearchIndex:
-    """Index `site_dir` into `site_dir/pagefind/`; never raises for a missing or broken binary."""
+def index(site_dir: Path, output: Path | None = None) -> SearchIndex:
+    """Index `site_dir` into `output` (default `site_dir/pagefind/`); never raises for a missing binary."""
     exe = binary()
     if exe is None:
         return SearchIndex(False, message="search index skipped: Pagefind is not installed "
                                           "(pip install 'pagefind[bin]')")
     started = time.perf_counter()
     try:
-        run = subprocess.run([str(exe), "--site", str(site_dir), "--output-subdir", BUNDLE, "--silent"],
+        target = ["--output-path", str(output)] if output else ["--output-subdir", BUNDLE]
+        run = subprocess.run([str(exe), "--site", str(site_dir), *target, "--silent"],
                              capture_output=True, text=True, timeout=600, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return SearchIndex(False, message=f"search index skipped: Pagefind could not run here ({exc})")
     if run.returncode != 0:
         detail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
         return SearchIndex(False, message=f"search index skipped: Pagefind failed ({detail[0]})")
-    bundle = site_dir / BUNDLE
+    bundle = output or site_dir / BUNDLE
     files = [p for p in bundle.rglob("*") if p.is_file()]
     return SearchIndex(True, time.perf_counter() - started, "", len(files), sum(p.stat().st_size for p in files))
+
+
+def refresh(site_dir: Path) -> SearchIndex:
+    """Rebuild the index of a site that is being served: build beside it, then swap it in."""
+    fresh = site_dir / f".{BUNDLE}-new"
+    shutil.rmtree(fresh, ignore_errors=True)
+    result = index(site_dir, fresh)
+    if result.ok:
+        old = site_dir / f".{BUNDLE}-old"
+        shutil.rmtree(old, ignore_errors=True)
+        if (site_dir / BUNDLE).exists():
+            (site_dir / BUNDLE).rename(old)
+        fresh.rename(site_dir / BUNDLE)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return result

@@ -13,6 +13,8 @@ from pathlib import Path
 from . import config as site_config
 from .errors import SitegenError
 from .incremental import Change, SiteState
+from .search import SearchIndex
+from .search import refresh as refresh_index
 from .server import PreviewServer, error_overlay
 from .watch import Watcher
 
@@ -33,16 +35,23 @@ class PreviewSession:
     """Owns the temporary output, the site state, the HTTP server and the watcher."""
 
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0, drafts: bool = False,
-                 live_reload: bool = True, base_url: str | None = None, log: Log | None = None):
+                 live_reload: bool = True, base_url: str | None = None, log: Log | None = None,
+                 search: bool = True):
         self.root = root.resolve()
         self.log = log or (lambda _: None)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-"))
         self.history: list[RebuildRecord] = []
         self._lock = threading.Lock()
+        self.search = search
+        self._index_lock = threading.Lock()
+        self._index_wanted = threading.Event()
+        self._index_thread: threading.Thread | None = None
         try:
             cfg = site_config.load(self.root, base_url)
             self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False)
             self.state.full()
+            if search:
+                self._report_index(refresh_index(self.output))
             self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload)
         except BaseException:
             shutil.rmtree(self.output, ignore_errors=True)
@@ -77,15 +86,36 @@ class PreviewSession:
             events.error_html = ""
             if change.written or change.removed or recovered:
                 events.publish("css" if change.css_only and not recovered else "reload")
+            if self.search and any(w.endswith(".html") for w in change.written + change.removed):
+                self._schedule_index()
             seconds = time.perf_counter() - started
             self.history.append(RebuildRecord(len(paths), seconds, change, []))
             if change.written or change.removed:
                 self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
                          f"in {seconds * 1000:.0f} ms")
 
+    def _schedule_index(self) -> None:
+        """Refresh the search index after the reload went out, off the rebuild path."""
+        self._index_wanted.set()
+        if self._index_thread is None or not self._index_thread.is_alive():
+            self._index_thread = threading.Thread(target=self._index_loop, name="sitegen-index", daemon=True)
+            self._index_thread.start()
+
+    def _index_loop(self) -> None:
+        while self._index_wanted.is_set():
+            self._index_wanted.clear()
+            with self._index_lock:
+                self._report_index(refresh_index(self.output))
+
+    def _report_index(self, result: SearchIndex) -> None:
+        if not result.ok:
+            self.log(f"warning: {result.message}")
+
     def close(self) -> None:
         """Stop watching and serving, join threads, and delete the temporary output."""
         self.watcher.stop()
+        if self._index_thread is not None:
+            self._index_thread.join(timeout=30)
         self.server.shutdown()
         self.server.server_close()
         if self._thread.is_alive():
