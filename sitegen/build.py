@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from . import config as site_config
 from . import model, routes
-from .errors import BuildFailed, Report
+from .cache import EntryCache
+from .errors import BuildFailed, Diagnostic, Report, SitegenError
+from .incremental import SiteState
 from .loader import load_content
-from .render import Renderer, asset_hashes, make_environment, theme_dirs
+from .render import Renderer, asset_hashes, make_environment, static_files
 from .search import SearchIndex
 from .search import index as search_index
-from .writer import check_output, staged, stale_count
+from .search import refresh as refresh_index
+from .writer import Stage, check_output, staged, stale_count
 
 Progress = Callable[[int, int], None]
 
@@ -34,26 +40,160 @@ class BuildResult:
     search: SearchIndex | None = None
 
 
-def static_files(root: Path, theme: str) -> dict[str, Path]:
-    """Static assets of the theme chain; a theme's file overrides the default theme's."""
-    files: dict[str, Path] = {}
-    for directory in reversed(theme_dirs(root, theme)):
-        static = directory / "static"
-        if static.is_dir():
-            for path in sorted(static.rglob("*")):
-                if path.is_file() and not path.name.startswith("."):
-                    files[path.relative_to(static).as_posix()] = path
-    return files
+PARALLEL_THRESHOLD = 3000  # below this many files forking costs more than it saves
+CHUNK = 250
+
+_worker: tuple[Renderer, Stage] | None = None  # set in the parent just before forking
+
+
+def _render_chunk(specs: list[routes.PageSpec]) -> tuple[int, int, dict[str, str], list[Diagnostic]]:
+    """Worker side: render and stage a slice of the plan (state inherited through fork)."""
+    assert _worker is not None
+    renderer, stage = _worker
+    stage.written = stage.unchanged = 0
+    stage.digests = {}
+    try:
+        for spec in specs:
+            stage.write(spec.output, renderer.render(spec))
+    except SitegenError as exc:  # exceptions with custom fields do not survive pickling
+        return 0, 0, {}, exc.diagnostics
+    return stage.written, stage.unchanged, stage.digests, []
+
+
+def render_all(renderer: Renderer, specs: tuple[routes.PageSpec, ...], stage: Stage, jobs: int | None,
+               progress: Progress | None = None) -> None:
+    """Render every page into the stage, across `jobs` forked processes for large sites.
+
+    Workers inherit the model and the compiled templates through fork, so nothing is
+    pickled but slices of the plan; each paper's list item is rendered once per worker.
+    """
+    global _worker
+    jobs = jobs or os.cpu_count() or 1
+    total = len(specs)
+    if jobs < 2 or total < PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
+        for i, spec in enumerate(specs, 1):
+            stage.write(spec.output, renderer.render(spec))
+            if progress and (i % 100 == 0 or i == total):
+                progress(i, total)
+        return
+    chunks = [list(specs[i : i + CHUNK]) for i in range(0, total, CHUNK)]
+    _worker = (renderer, stage)
+    done = 0
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            for written, unchanged, outputs, problems in pool.imap_unordered(_render_chunk, chunks):
+                if problems:
+                    raise SitegenError(problems)
+                stage.written += written
+                stage.unchanged += unchanged
+                stage.files.update(outputs)
+                stage.digests.update(outputs)
+                done += len(outputs)
+                if progress:
+                    progress(done, total)
+    finally:
+        _worker = None
 
 
 def build(root: Path, output: Path | None = None, base_url: str | None = None, drafts: bool = False,
-          progress: Progress | None = None, search: bool = True) -> BuildResult:
-    """Build the whole site into `output` (default root/public); raise BuildFailed on any error."""
+          progress: Progress | None = None, search: bool = True, jobs: int | None = None,
+          use_cache: bool = True) -> BuildResult:
+    """Build the site into `output` (default root/public); raise BuildFailed on any error.
+
+    With the cache (`.sitegen-cache/`), a build whose templates, assets and settings are
+    unchanged since the last one re-renders only what changed entries appear on, in
+    place; anything else is a full build staged beside the output and swapped in.
+    """
+    from . import buildstate
+
     started = time.perf_counter()
     output = output if output is not None else root / "public"
+    cache = EntryCache(root) if use_cache else None
+    if cache is not None:
+        inputs = buildstate.input_fingerprint(root, output, base_url, drafts, search)
+        saved = buildstate.load(root)
+        if saved and saved.inputs == inputs and output.is_dir() and buildstate.outputs_intact(saved, output):
+            quick = _incremental(root, output, base_url, drafts, search, saved, cache, inputs)
+            if quick is not None:
+                quick.seconds = time.perf_counter() - started
+                return quick
+        cache = EntryCache(root)  # start clean: the quick path may have looked entries up
+    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache)
+    if cache is not None and state is not None:
+        cache.save()
+        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys))
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _entry_stats(root: Path, keys: dict[str, str]) -> dict[str, list[Any]]:
+    """Entry path -> [content hash, size, mtime_ns]: the next build re-hashes only files whose stat moved."""
+    stats: dict[str, list[Any]] = {}
+    for path, key in keys.items():
+        try:
+            st = (root / path).stat()
+        except OSError:
+            continue
+        stats[path] = [key, st.st_size, st.st_mtime_ns]
+    return stats
+
+
+def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path], dict[str, list[Any]]]:
+    """Entry files added, removed or edited since the last build, and the new stat table."""
+    from .cache import digest
+
+    folder = root / "content" / "papers"
+    current = {f"content/papers/{p.name}": p for p in folder.glob("*.md") if not p.name.startswith(".")}
+    changed = [root / path for path in saved if path not in current]
+    table: dict[str, list[Any]] = {}
+    for path, file in current.items():
+        st = file.stat()
+        before = saved.get(path)
+        if before and before[1] == st.st_size and before[2] == st.st_mtime_ns:
+            table[path] = before
+            continue
+        key = digest(file.read_bytes())
+        table[path] = [key, st.st_size, st.st_mtime_ns]
+        if not before or before[0] != key:
+            changed.append(file)
+    return changed, table
+
+
+def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, search: bool,
+                 saved: object, cache: EntryCache, inputs: dict[str, object]) -> BuildResult | None:
+    """Bring an intact previous output up to date in place; None when a full build is needed."""
+    from . import buildstate
+
+    assert isinstance(saved, buildstate.Saved)
+    changed, table = _changed_entries(root, saved.entries)
+    result = BuildResult(output)
+    if not changed:
+        result.unchanged = len(saved.outputs)
+        return result
+    state = buildstate.restore(root, output, saved, cache, base_url, drafts)
+    if state is None:
+        return None
+    change = state.update(changed)
+    result.written, result.removed = len(change.written), len(change.removed)
+    result.unchanged = len(state.hashes) - result.written
+    result.pages_by_kind["rendered"] = change.rendered
+    if search and any(w.endswith(".html") for w in change.written + change.removed):
+        result.search = refresh_index(output)
+    for path, row in table.items():  # keep every current entry in the cache, the edited ones too
+        entry = state.entries.get(path)
+        if entry is not None and cache.get(str(row[0]), path, entry.slug) is None:
+            cache.put(str(row[0]), entry)
+    cache.save()
+    buildstate.save(root, state, inputs, table)
+    return result
+
+
+def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
+          search: bool, jobs: int | None, cache: EntryCache | None) -> tuple[BuildResult, SiteState | None]:
+    """Render everything into a staging folder and swap it in for the output."""
     cfg = site_config.load(root, base_url)
     report = Report()
-    content = load_content(root, report)
+    content = load_content(root, report, cache)
     if report.has_errors:
         raise BuildFailed(report.items)
     check_output(output, root)
@@ -64,11 +204,8 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
     specs = routes.plan(site)
     result = BuildResult(output, warnings=report)
     with staged(output) as stage:
-        for i, spec in enumerate(specs, 1):
-            stage.write(spec.output, renderer.render(spec))
-            result.pages_by_kind[spec.kind] += 1
-            if progress and (i % 50 == 0 or i == len(specs)):
-                progress(i, len(specs))
+        render_all(renderer, specs, stage, jobs, progress)
+        result.pages_by_kind.update(spec.kind for spec in specs)
         for name, path in static.items():
             stage.copy(f"{routes.STATIC_PREFIX}{name}", path)
         result.pages_by_kind["static"] += len(static)
@@ -77,5 +214,6 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / "pagefind").rglob("*")}
         result.removed = stale_count(output, stage.files)
     result.written, result.unchanged = stage.written, stage.unchanged
-    result.seconds = time.perf_counter() - started
-    return result
+    state = SiteState.remember(root, output, base_url, drafts, cfg, env, static, site, content, specs,
+                               stage.digests)
+    return result, state

@@ -128,7 +128,10 @@ base_url_option = click.option(
 @base_url_option
 @click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
-def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool) -> None:
+@click.option("--jobs", type=click.IntRange(1, 64), default=None,
+              help="Processes rendering pages (default: one per CPU; small sites use one).")
+def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool,
+                  jobs: int | None) -> None:
     """Build the static site into public/ (atomically: all of it or none of it)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -139,7 +142,7 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
         task = bar.add_task("render", total=None)
         result = build(root, output, base_url, drafts,
                        progress=lambda done, total: bar.update(task, completed=done, total=total),
-                       search=not no_search)
+                       search=not no_search, jobs=jobs)
     print_diagnostics(result.warnings.items)
     if result.search and not result.search.ok:
         err.print(f"warning: {result.search.message}", style="yellow", markup=False)

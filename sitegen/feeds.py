@@ -11,9 +11,8 @@ import uuid
 from typing import Any
 
 from .model import Paper, Site
-from .routes import PageSpec
+from .routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
 
-FEED_SIZE = 50
 NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
 
 
@@ -40,7 +39,8 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
         slugs, title, alt = site.recent, f"{cfg.title}: recently added", "recent/"
     else:
         slugs, title, alt = site.order, cfg.title, ""
-    papers = [site.papers[s] for s in slugs[:FEED_SIZE]]
+    full = spec.kind in ("feed", "recent-feed")
+    papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
     updated = max((_updated(p) for p in papers), default=dt.date(1970, 1, 1))
     return {
         "feed": {
@@ -48,6 +48,7 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
             "self_url": cfg.absolute(spec.output), "alt_url": cfg.absolute(alt),
             "updated": f"{updated.isoformat()}T00:00:00Z",
             "subtitle": cfg.description, "author": cfg.curator or cfg.title,
+            "full_text": full,
         },
         "entries": [
             {"paper": p, "id": entry_id(p), "url": cfg.absolute(p.route),

@@ -22,11 +22,10 @@ from jinja2 import meta
 
 from . import config as site_config
 from . import model, routes
-from .build import static_files
 from .errors import BuildFailed, Report, relpath
 from .fsutil import write_atomic
 from .loader import AuthorProfile, Content, Entry, load_entry, load_profile
-from .render import Renderer, asset_hashes, make_environment
+from .render import Renderer, asset_hashes, make_environment, static_files
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 
@@ -42,11 +41,13 @@ class Change:
     full: bool = False
 
 
-def list_signature(content: Content, drafts: bool) -> tuple[object, ...]:
-    """What listings, neighbours and indexes depend on besides each entry's own text."""
-    rows = [(e.slug, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts)
+def list_signature(content: Content, drafts: bool) -> str:
+    """A digest of what listings, neighbours and indexes depend on besides each entry's own text."""
+    rows = [(e.slug, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts, e.sources)
             for e in sorted(content.entries, key=lambda e: e.slug)]
-    return (tuple(rows), tuple(sorted((p.slug, p) for p in content.profiles)))
+    profiles = sorted((p.slug, repr(p)) for p in content.profiles)
+    keys = sorted(model.cite_keys(content.entries).items())  # a title edit can rename another's key
+    return hashlib.sha256(repr((rows, profiles, keys)).encode("utf-8")).hexdigest()
 
 
 class SiteState:
@@ -80,6 +81,20 @@ class SiteState:
         ordered = [entries[k] for k in sorted(entries)]
         _check_unique(ordered, report)
         return Content(tuple(ordered), tuple(profiles[k] for k in sorted(profiles)))
+
+    @classmethod
+    def remember(cls, root: Path, output: Path, base_url: str | None, drafts: bool, cfg: site_config.SiteConfig,
+                 env: jinja2.Environment, static: dict[str, Path], site: model.Site, content: Content,
+                 specs: tuple[routes.PageSpec, ...], digests: dict[str, str]) -> SiteState:
+        """The state of a finished full build (from `sitegen build`), for later in-place updates."""
+        state = cls(root, output, base_url, drafts)
+        state.cfg, state.env, state.static, state.site = cfg, env, static, site
+        state.entries = {e.source_path: e for e in content.entries}
+        state.profiles = {p.source_path: p for p in content.profiles}
+        state.plan = {s.output: s for s in specs}
+        state.signature = list_signature(content, drafts)
+        state.hashes = dict(digests)
+        return state
 
     # -- full build ---------------------------------------------------------------
     def full(self) -> Change:

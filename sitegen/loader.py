@@ -10,7 +10,7 @@ import datetime as dt
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from . import frontmatter, markdown, schema
 from .errors import Diagnostic, Location, Report, relpath
@@ -78,6 +78,7 @@ class AuthorProfile:
     affiliation: str | None = None
     homepage: str | None = None
     aliases: tuple[str, ...] = ()
+    source: str | None = None  # the profile dump it came from; its papers are this author's
 
 
 @dataclass(frozen=True)
@@ -88,11 +89,19 @@ class Content:
     profiles: tuple[AuthorProfile, ...]
 
 
-def load_content(root: Path, report: Report) -> Content:
+class ParseCache(Protocol):
+    """Where parsed entries may be remembered between builds (see sitegen.cache)."""
+
+    def get(self, key: str, source_path: str, slug: str) -> Entry | None: ...
+
+    def put(self, key: str, entry: Entry) -> None: ...
+
+
+def load_content(root: Path, report: Report, cache: ParseCache | None = None) -> Content:
     """Read and validate every entry and author file under root/content/."""
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    entries = [e for p in _files(papers, "*.md") if (e := load_entry(p, root, report))]
+    entries = [e for p in _files(papers, "*.md") if (e := load_entry(p, root, report, cache))]
     profiles = [a for p in _files(authors, "*.yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
@@ -114,13 +123,29 @@ def _read(path: Path, shown: str, report: Report) -> str | None:
     return None
 
 
-def load_entry(path: Path, root: Path, report: Report) -> Entry | None:
-    """Parse and validate one entry file; problems go to `report`."""
+def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None) -> Entry | None:
+    """Parse and validate one entry file; problems go to `report`. A cache hit skips parsing."""
     shown = relpath(path, root)
+    if cache is None:
+        text = _read(path, shown, report)
+        return entry_from_text(text, shown, path.stem, report) if text is not None else None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        data = b""
+    key = hashlib.sha256(data).hexdigest()
+    slug = path.stem if is_safe_slug(path.stem) else slugify(path.stem)
+    cached = cache.get(key, shown, slug)
+    if cached is not None:
+        return cached
     text = _read(path, shown, report)
     if text is None:
         return None
-    return entry_from_text(text, shown, path.stem, report)
+    before = len(report.items)
+    entry = entry_from_text(text, shown, path.stem, report)
+    if entry is not None and len(report.items) == before:  # only entries with nothing to say are cached
+        cache.put(key, entry)
+    return entry
 
 
 def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry | None:
@@ -187,7 +212,6 @@ def load_profile(path: Path, root: Path, report: Report) -> AuthorProfile | None
     report.extend(problems)
     if any(p.severity == "error" for p in problems):
         return None
-    meta.pop("source", None)
     meta["aliases"] = tuple(meta.get("aliases", ()))
     return AuthorProfile(source_path=shown, slug=slugify(meta["name"]), **meta)
 

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from .model import Site
 
 STATIC_PREFIX = "static/"
+FEED_SIZE = 50  # the main and recently-added feeds
+TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a large list
 
 
 @dataclass(frozen=True)
@@ -51,18 +53,22 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
         deps = every | _entries(site, [slug, *near])
         pages.append(PageSpec(f"papers/{slug}/index.html", "paper", slug, "paper.html", deps))
         for ext in ("bib", "ris", "json"):
-            pages.append(PageSpec(f"papers/{slug}/cite.{ext}", f"cite-{ext}", slug, "", _entries(site, [slug])))
+            # "list": the cite key can change when another paper's title or date does
+            pages.append(PageSpec(f"papers/{slug}/cite.{ext}", f"cite-{ext}", slug, "",
+                                  _entries(site, [slug]) | {"list"}))
     pages.append(PageSpec("authors/index.html", "authors", "", "authors.html", every))
     for author in site.authors:
         deps = every | _entries(site, author.papers) | {f"profile:{author.slug}"}
         pages.append(PageSpec(f"authors/{author.slug}/index.html", "author", author.slug, "author.html", deps))
-        pages.append(PageSpec(f"authors/{author.slug}/feed.xml", "author-feed", author.slug, "feed.xml", deps))
+        pages.append(PageSpec(f"authors/{author.slug}/feed.xml", "author-feed", author.slug, "feed.xml",
+                              every | _entries(site, author.papers[:TOPIC_FEED_SIZE])))
         pages.append(PageSpec(f"authors/{author.slug}/papers.bib", "author-bib", author.slug, "", deps))
     pages.append(PageSpec("tags/index.html", "tags", "", "tags.html", every))
     for tag in site.tags:
         deps = every | _entries(site, tag.papers)
         pages.append(PageSpec(f"tags/{tag.slug}/index.html", "tag", tag.slug, "tag.html", deps))
-        pages.append(PageSpec(f"tags/{tag.slug}/feed.xml", "tag-feed", tag.slug, "feed.xml", deps))
+        pages.append(PageSpec(f"tags/{tag.slug}/feed.xml", "tag-feed", tag.slug, "feed.xml",
+                              every | _entries(site, tag.papers[:TOPIC_FEED_SIZE])))
         pages.append(PageSpec(f"tags/{tag.slug}/papers.bib", "tag-bib", tag.slug, "", deps))
     pages.append(PageSpec("categories/index.html", "categories", "", "categories.html", every))
     for cat in site.categories:
@@ -73,9 +79,10 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
         pages.append(PageSpec(f"timeline/{year.slug}/index.html", "year", year.slug, "year.html",
                               every | _entries(site, year.papers)))
     pages.append(PageSpec("recent/index.html", "recent", "", "recent.html", contents))
-    pages.append(PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", every | _entries(site, site.recent[:50])))
+    pages.append(PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml",
+                          every | _entries(site, site.recent[:FEED_SIZE])))
     pages.append(PageSpec("search/index.html", "search", "", "search.html", frozenset({"config"})))
-    pages.append(PageSpec("feed.xml", "feed", "", "feed.xml", every | _entries(site, site.order[:50])))
+    pages.append(PageSpec("feed.xml", "feed", "", "feed.xml", every | _entries(site, site.order[:FEED_SIZE])))
     pages.append(PageSpec("404.html", "404", "", "404.html", frozenset({"config"})))
     pages.append(PageSpec("sitemap.xml", "sitemap", "", "sitemap.xml", every))
     pages.append(PageSpec("robots.txt", "robots", "", "", frozenset({"config"})))

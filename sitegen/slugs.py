@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
+from functools import lru_cache
 
 from slugify import slugify as _slugify
 
@@ -17,6 +18,7 @@ def short_hash(text: str, length: int = 8) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:length]
 
 
+@lru_cache(maxsize=65536)
 def slugify(text: str, max_length: int = MAX_SLUG) -> str:
     """Transliterate to lowercase ASCII words joined by '-' (e.g. 'Łukasz' -> 'lukasz').
 

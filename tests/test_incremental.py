@@ -130,7 +130,54 @@ def test_failed_update_changes_nothing_and_recovery_catches_up(tmp_path: Path) -
 
 def test_cli_build_equals_in_memory_full_build(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=PAPERS)
-    build(root, tmp_path / "cli")
+    build(root, tmp_path / "cli", search=False)
     state = SiteState(root, tmp_path / "state")
     state.full()
     assert tree_bytes(tmp_path / "cli") == tree_bytes(tmp_path / "state")
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, min_size=1, max_size=5))
+def test_cli_rebuilds_with_cache_equal_a_clean_build(pristine: Path, ops: list[tuple[str, int, int]]) -> None:
+    """`sitegen build` run after each edit (in-place when it can) ends where a cache-less build does."""
+    work = Path(tempfile.mkdtemp(prefix="cli-inc-"))
+    try:
+        root = work / "site"
+        shutil.copytree(pristine, root)
+        build(root, work / "public", search=False)
+        for op in ops:
+            apply(root, op)
+            build(root, work / "public", search=False)
+        build(root, work / "clean", search=False, use_cache=False)
+        assert tree_bytes(work / "public") == tree_bytes(work / "clean")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_noop_rebuild_rewrites_nothing(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    before = {p: p.stat().st_mtime_ns for p in (tmp_path / "public").rglob("*") if p.is_file()}
+    result = build(root, tmp_path / "public", search=False)
+    assert result.written == 0 and result.removed == 0
+    assert {p: p.stat().st_mtime_ns for p in (tmp_path / "public").rglob("*") if p.is_file()} == before
+
+
+def test_output_touched_by_hand_forces_a_full_build(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    page = tmp_path / "public" / "index.html"
+    page.write_text("tampered")
+    build(root, tmp_path / "public", search=False)
+    assert page.read_text() != "tampered"
+
+
+def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sitegen.build as build_module
+
+    root = copy_site(tmp_path / "site")
+    monkeypatch.setattr(build_module, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(build_module, "CHUNK", 37)
+    build(root, tmp_path / "parallel", search=False, jobs=2, use_cache=False)
+    build(root, tmp_path / "single", search=False, jobs=1, use_cache=False)
+    assert tree_bytes(tmp_path / "parallel") == tree_bytes(tmp_path / "single")

@@ -24,6 +24,7 @@ _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
     "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
 }
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
 
 
@@ -67,7 +68,7 @@ def split_name(name: str) -> tuple[str, str]:
 
 def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     e = paper.entry
-    fields = [bib.Field("title", "{" + latex_escape(e.title) + "}")]
+    fields = [bib.Field("title", "{{" + latex_escape(e.title) + "}}")]
     if e.authors:
         names = [f"{latex_escape(f)}, {latex_escape(g)}" if g else latex_escape(f)
                  for f, g in map(split_name, e.authors)]
@@ -75,7 +76,9 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
             names.append("others")
         fields.append(bib.Field("author", " and ".join(names)))
     if e.date:
-        fields += [bib.Field("year", str(e.date.year)), bib.Field("month", e.date.strftime("%b").lower())]
+        # `month = feb`, the standard macro (BibTeX prints "February", biber reads 2); `{feb}` would be literal text
+        fields += [bib.Field("year", str(e.date.year)),
+                   bib.Field("month", _MONTHS[e.date.month - 1], enclosing="no-enclosing")]
     if e.arxiv:
         fields += [bib.Field("eprint", e.arxiv), bib.Field("archiveprefix", "arXiv")]
         if e.category:
@@ -90,6 +93,9 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     missing = _missing(paper)
     if missing:
         fields.append(bib.Field("note", latex_escape(missing)))
+    for f in fields[1:]:
+        if f.enclosing != "no-enclosing":  # the month macro stays bare
+            f.value = "{" + f.value + "}"
     return bib.Entry("misc", paper.cite_key, fields)
 
 
@@ -103,12 +109,23 @@ def _missing(paper: Paper) -> str:
     return "; ".join(notes)
 
 
-def bibtex(papers: Iterable[Paper], config: SiteConfig) -> str:
-    """A .bib file with one @misc entry per paper."""
+def bib_entry(paper: Paper, config: SiteConfig) -> str:
+    """One paper's @misc entry as text (values are already braced and LaTeX-escaped)."""
     library = bibtexparser.Library()
+    library.add(_bib_entry(paper, config))
+    return str(bibtexparser.write_string(library, unparse_stack=[]))
+
+
+def bibtex(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
+    """A .bib file with one @misc entry per paper; `cache` reuses entries across files of a build."""
+    cache = {} if cache is None else cache
+    parts = []
     for paper in papers:
-        library.add(_bib_entry(paper, config))
-    return str(bibtexparser.write_string(library))
+        text = cache.get(paper.slug)
+        if text is None:
+            text = cache[paper.slug] = bib_entry(paper, config)
+        parts.append(text)
+    return "\n".join(parts)
 
 
 class _RisWriter(rispy.RisWriter):  # type: ignore[misc]
@@ -118,27 +135,36 @@ class _RisWriter(rispy.RisWriter):  # type: ignore[misc]
         return None
 
 
-def ris(papers: Iterable[Paper], config: SiteConfig) -> str:
+def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
+    """One paper as a rispy record."""
+    e = paper.entry
+    record: dict[str, Any] = {"type_of_reference": "GEN", "title": e.title}
+    if e.authors:
+        record["authors"] = [f"{f}, {g}" if g else f for f, g in map(split_name, e.authors)]
+    if e.date:
+        record["year"] = str(e.date.year)
+        record["date"] = e.date.strftime("%Y/%m/%d")
+    if e.abstract:
+        record["abstract"] = e.abstract
+    if e.tags:
+        record["keywords"] = list(e.tags)
+    if e.doi:
+        record["doi"] = e.doi
+    record["urls"] = [config.absolute(paper.route)]
+    record["id"] = paper.cite_key
+    return record
+
+
+def ris(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
     """An .ris file, the format EndNote, Zotero and Mendeley all import."""
-    records = []
+    cache = {} if cache is None else cache
+    parts = []
     for paper in papers:
-        e = paper.entry
-        record: dict[str, Any] = {"type_of_reference": "GEN", "title": e.title}
-        if e.authors:
-            record["authors"] = [f"{f}, {g}" if g else f for f, g in map(split_name, e.authors)]
-        if e.date:
-            record["year"] = str(e.date.year)
-            record["date"] = e.date.strftime("%Y/%m/%d")
-        if e.abstract:
-            record["abstract"] = e.abstract
-        if e.tags:
-            record["keywords"] = list(e.tags)
-        if e.doi:
-            record["doi"] = e.doi
-        record["urls"] = [config.absolute(paper.route)]
-        record["id"] = paper.cite_key
-        records.append(record)
-    return str(rispy.dumps(records, implementation=_RisWriter))
+        text = cache.get(paper.slug)
+        if text is None:
+            text = cache[paper.slug] = str(rispy.dumps([ris_record(paper, config)], implementation=_RisWriter))
+        parts.append(text)
+    return "".join(parts)
 
 
 def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:

@@ -1,0 +1,125 @@
+"""What `sitegen build` remembers between runs (`.sitegen-cache/build.json`), as plain JSON.
+
+With it a new build process can tell that nothing changed (and write nothing), or
+re-render only the pages an edited entry appears on, in place, instead of rendering
+and swapping in the whole site. On any doubt (another sitegen version, a changed
+template, asset, setting or base URL, an output file touched by hand) it reports
+no usable state and the caller does a full, atomic build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from . import config as site_config
+from .cache import CACHE_DIR, EntryCache
+from .fsutil import write_atomic
+from .incremental import SiteState
+from .render import make_environment, static_files, theme_dirs
+from .routes import PageSpec
+
+STATE = "build.json"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def input_fingerprint(root: Path, output: Path, base_url: str | None, drafts: bool, search: bool) -> dict[str, Any]:
+    """Everything besides entries and profiles that a build's output depends on."""
+    cfg = site_config.load(root, base_url)
+    config_file = root / site_config.CONFIG_FILE
+    themes: dict[str, str] = {}
+    for directory in theme_dirs(root, cfg.theme):
+        for path in sorted((directory / "templates").rglob("*")) if (directory / "templates").is_dir() else []:
+            if path.is_file():
+                themes[path.as_posix()] = _digest(path)
+    static = {name: _digest(path) for name, path in static_files(root, cfg.theme).items()}
+    authors = root / "content" / "authors"
+    profiles = {p.name: _digest(p) for p in sorted(authors.glob("*.yaml"))} if authors.is_dir() else {}
+    return {
+        "version": __version__, "output": str(output.resolve()), "base_url": cfg.base_url, "drafts": drafts,
+        "search": search, "config": _digest(config_file) if config_file.exists() else "",
+        "templates": themes, "static": static, "profiles": profiles,
+    }
+
+
+@dataclass
+class Saved:
+    """The previous build as remembered."""
+
+    inputs: dict[str, Any]
+    entries: dict[str, list[Any]]  # entry path (relative) -> [content hash, size, mtime_ns]
+    plan: dict[str, PageSpec]
+    signature: str
+    outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns]
+
+
+def load(root: Path) -> Saved | None:
+    try:
+        raw = json.loads((root / CACHE_DIR / STATE).read_text(encoding="utf-8"))
+        plan = {out: PageSpec(out, kind, key, template, frozenset(deps))
+                for out, (kind, key, template, deps) in raw["plan"].items()}
+        return Saved(raw["inputs"], raw["entries"], plan, raw["signature"], raw["outputs"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[str, list[Any]]) -> None:
+    """Remember this build: its inputs, entries, render plan and every output file's identity."""
+    outputs: dict[str, list[Any]] = {}
+    for out, sha in state.hashes.items():
+        try:
+            st = (state.output / out).stat()
+        except OSError:
+            continue
+        outputs[out] = [sha, st.st_size, st.st_mtime_ns]
+    data = {
+        "version": __version__, "inputs": inputs, "entries": entry_keys, "signature": state.signature,
+        "plan": {out: [s.kind, s.key, s.template, sorted(s.deps)] for out, s in sorted(state.plan.items())},
+        "outputs": outputs,
+    }
+    write_atomic(root / CACHE_DIR / STATE, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def outputs_intact(saved: Saved, output: Path) -> bool:
+    """True when every file the last build wrote is still there, unchanged (size and mtime)."""
+    for out, (_, size, mtime) in saved.outputs.items():
+        try:
+            st = (output / out).stat()
+        except OSError:
+            return False
+        if st.st_size != size or st.st_mtime_ns != mtime:
+            return False
+    return True
+
+
+def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url: str | None,
+            drafts: bool) -> SiteState | None:
+    """A SiteState as the last build left it, without rendering anything; None when not possible."""
+    state = SiteState(root, output, base_url, drafts)
+    state.cfg = site_config.load(root, base_url)
+    state.env = make_environment(root, state.cfg)
+    state.static = static_files(root, state.cfg.theme)
+    for path, (key, _, _) in saved.entries.items():
+        entry = cache.get(key, path, Path(path).stem)
+        if entry is None:
+            return None
+        state.entries[path] = entry
+    from .errors import Report
+    from .loader import load_profile
+
+    report = Report()
+    for profile_path in sorted((root / "content" / "authors").glob("*.yaml")):
+        profile = load_profile(profile_path, root, report)
+        if profile:
+            state.profiles[profile.source_path] = profile
+    state.plan = saved.plan
+    state.signature = saved.signature
+    state.hashes = {out: sha for out, (sha, _, _) in saved.outputs.items()}
+    return state
