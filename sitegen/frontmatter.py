@@ -30,9 +30,17 @@ class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, yaml.Node] = {}
+        if not isinstance(node, yaml.MappingNode):  # e.g. '!!map' on a list: let PyYAML raise its error
+            return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
-            if key in seen:
+            try:
+                duplicate = key in seen
+            except TypeError:  # a list or mapping as key: a YAML error, not a crash
+                raise yaml.constructor.ConstructorError(
+                    "while constructing a mapping", node.start_mark, "found unhashable key", key_node.start_mark,
+                ) from None
+            if duplicate:
                 raise DuplicateKey(
                     "while constructing a mapping", node.start_mark,
                     f"found duplicate key {key!r}", key_node.start_mark,
@@ -40,8 +48,21 @@ class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
             seen[key] = key_node
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
 
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        """An explicit tag on text it cannot read ('!!int x') is a YAML error at that node."""
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, KeyError, TypeError):
+            what = repr(node.value) if isinstance(node, yaml.ScalarNode) else "this value"
+            tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+            raise yaml.constructor.ConstructorError(
+                None, None, f"cannot read {what} as {tag}", node.start_mark,
+            ) from None
+
     def construct_lenient_timestamp(self, node: yaml.ScalarNode) -> Any:
         """Keep an impossible date such as 2026-13-01 as text so validation can name it."""
+        if not self.timestamp_regexp.match(node.value):  # an explicit '!!timestamp' on other text
+            return node.value
         try:
             return self.construct_yaml_timestamp(node)  # type: ignore[no-untyped-call]
         except ValueError:
@@ -110,17 +131,32 @@ def load_yaml(text: str, path: str, first_line: int = 1) -> tuple[Any, dict[str,
     return data, lines
 
 
+_UNCLOSED = {"while scanning a quoted scalar": "a quoted value", "while parsing a flow sequence": "a [ list",
+             "while parsing a flow mapping": "a { mapping"}
+
+
 def _yaml_diagnostic(exc: yaml.YAMLError, path: str, first_line: int, text: str) -> Diagnostic:
     mark = getattr(exc, "problem_mark", None)
-    line = (mark.line + first_line) if mark is not None else first_line
-    col = (mark.column + 1) if mark is not None else 0
     problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
     hint = "check the indentation and quoting on this line"
+    unclosed = _UNCLOSED.get(getattr(exc, "context", None) or "")
+    context_mark = getattr(exc, "context_mark", None)
+    if unclosed and context_mark is not None:  # point where the quote or bracket opens, not where text ran out
+        mark, problem = context_mark, f"{unclosed} opened here is not closed ({problem})"
+        hint = "close it on this line, or quote the whole value"
+    line = (mark.line + first_line) if mark is not None else first_line
+    col = (mark.column + 1) if mark is not None else 0
     if "mapping values are not allowed" in problem:
         hint = "a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'"
-    elif "found character '\\t'" in problem:
+    elif "found character '\\t'" in problem or (mark is not None and _char_at(text, mark.line, mark.column) == "\t"):
         hint = "YAML does not allow tabs for indentation; use spaces"
     return Diagnostic(Location(path, line, col), "E101", f"invalid YAML: {problem}", hint)
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    """The character at a 0-based line and column, or '' (the C parser names no tab in its message)."""
+    lines = text.split("\n")
+    return lines[line][column : column + 1] if line < len(lines) else ""
 
 
 def parse(text: str, path: str) -> Document:

@@ -15,6 +15,9 @@ REPO_URL = re.compile(
     re.IGNORECASE,
 )
 
+SENTENCE_END = (".", "!", "?", "…", '"', "”", "。", "．", "！", "？", "।", "؟")
+TRAILING_URL = re.compile(r"https?://\S+$", re.IGNORECASE)
+
 
 class DumpError(Exception):
     """A dump cannot be read at all (empty, binary, unknown format)."""
@@ -89,6 +92,12 @@ def clean(text: str) -> str:
 def clean_title(text: str) -> str:
     """A title as people read it: LaTeX-escaped '\\&' becomes '&'."""
     return clean(text.replace("\\&", "&"))
+
+
+def looks_cut(text: str) -> bool:
+    """True when text stops mid-sentence: no closing punctuation and no link at its end."""
+    text = text.rstrip()
+    return bool(text) and not text.endswith(SENTENCE_END) and not TRAILING_URL.search(text)
 
 
 def paragraphs(lines: list[str], start: int = 0) -> list[list[Line]]:

@@ -15,7 +15,7 @@ import datetime as dt
 import re
 
 from ..errors import Diagnostic, Location
-from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, month_date, paragraphs
+from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, looks_cut, month_date, paragraphs
 
 FORMAT = "hf-daily-papers"
 HEADER_DATE = re.compile(rf"^(?P<mon>{MONTH_RE}) (?P<day>\d{{1,2}})(?:, (?P<year>\d{{4}}))?$")
@@ -38,19 +38,33 @@ def parse(lines: list[str], path: str, captured: dt.date) -> ParsedDump:
     i = 0
     while i < len(groups):
         title = groups[i]
-        if _is_meta(title) or len(title) != 1:
-            problems.append(Diagnostic(Location(path, title[0].number), "E320",
-                            f"expected a one-line paper title, found {len(title)} line(s) starting "
-                            f"{_quote(title[0].text)}", "each paper starts with its title on one line"))
-            i += 1
-            continue
-        if i + 1 >= len(groups) or _is_meta(groups[i + 1]):
+        if len(title) == 1 and not _is_meta(title) and (i + 1 >= len(groups) or _is_meta(groups[i + 1])):
             problems.append(Diagnostic(Location(path, title[0].number), "E321",
                             f"paper {_quote(title[0].text)} has no abstract",
                             "the dump may be truncated; copy the whole listing again"))
             i += 2 if i + 1 < len(groups) else 1
             continue
+        if len(title) == 1 and not _is_partial_meta(title) and i + 2 == len(groups) and \
+                looks_cut(clean(groups[i + 1][-1].text)):
+            problems.append(Diagnostic(Location(path, title[0].number), "E323",
+                            f"the dump ends in the middle of the abstract of {_quote(title[0].text)}",
+                            "the dump looks truncated; copy the whole listing again"))
+            break
+        if not _is_title(groups, i):
+            found = f"{len(title)} lines starting {_quote(title[0].text)}" if len(title) > 1 else \
+                f"{_quote(title[0].text)}, which is not followed by an abstract"
+            problems.append(Diagnostic(Location(path, title[0].number), "E320",
+                            f"expected a one-line paper title, found {found}",
+                            "each paper is its title on one line, its abstract, then an optional meta block"))
+            i = _next_title(groups, i + 1)  # skip the rest of the broken entry, not misread it as papers
+            continue
         meta = groups[i + 2] if i + 2 < len(groups) and _is_meta(groups[i + 2]) else None
+        if meta is None and i + 2 < len(groups) and _is_partial_meta(groups[i + 2]):
+            problems.append(Diagnostic(Location(path, groups[i + 2][0].number), "E324",
+                            f"incomplete meta block after paper {_quote(title[0].text)}",
+                            "expected '• N authors' or an organization, then '·', then 'Mon D[, YYYY] [upvotes]'"))
+            i = _next_title(groups, i + 2)
+            continue
         paper = _paper(title[0], groups[i + 1], meta, path, captured, problems)
         if paper:
             papers.append(paper)
@@ -72,6 +86,27 @@ def _header(lines: list[str]) -> tuple[int, dict[str, object]]:
 
 def _is_meta(group: list[Line]) -> bool:
     return len(group) == 3 and group[1].text.strip() == SEPARATOR
+
+
+def _is_partial_meta(group: list[Line]) -> bool:
+    """Part of a meta block cut apart: its '• N authors' line, its '·', or its date line."""
+    return group[0].text.strip().startswith("•") or bool(META_DATE.match(clean(group[0].text))) or \
+        any(line.text.strip() == SEPARATOR for line in group)
+
+
+def _is_title(groups: list[list[Line]], i: int) -> bool:
+    """One line followed by an abstract: a paragraph, not a meta block, at least as long as the title."""
+    group = groups[i]
+    if len(group) != 1 or _is_partial_meta(group) or i + 1 >= len(groups) or _is_meta(groups[i + 1]):
+        return False
+    return sum(len(line.text.strip()) for line in groups[i + 1]) >= len(group[0].text.strip())
+
+
+def _next_title(groups: list[list[Line]], i: int) -> int:
+    """The first paragraph from `i` on that can start a paper (past what is left of a broken one)."""
+    while i < len(groups) and not _is_title(groups, i):
+        i += 1
+    return i
 
 
 def _paper(title: Line, abstract: list[Line], meta: list[Line] | None, path: str,

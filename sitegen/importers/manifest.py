@@ -27,9 +27,15 @@ def load(dumps: Path, shown_as: str) -> dict[str, dt.date]:
     if not path.exists():
         return {}
     try:
-        data, lines = frontmatter.load_yaml(path.read_text(encoding="utf-8"), shown_as)
+        data, lines = frontmatter.load_yaml(path.read_text(encoding="utf-8-sig"), shown_as)
+    except (OSError, UnicodeDecodeError):
+        raise SitegenError.single(Location(shown_as, 1), "E330", "cannot read the manifest as UTF-8 text",
+                                  "save it as UTF-8") from None
     except frontmatter.FrontMatterError as exc:
         raise SitegenError([exc.diagnostic]) from None
+    if data is not None and not isinstance(data, dict):
+        raise SitegenError.single(Location(shown_as, 1), "E330", "the manifest must be a mapping",
+                                  "write 'captured:', then one 'file name: YYYY-MM-DD' per line")
     captured = (data or {}).get("captured") or {}
     if not isinstance(captured, dict):
         raise SitegenError.single(Location(shown_as, lines.get("captured", 1)), "E330",

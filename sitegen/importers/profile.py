@@ -16,7 +16,7 @@ import re
 
 from .. import categories
 from ..errors import Diagnostic, Location
-from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, month_date, paragraphs
+from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, looks_cut, month_date, paragraphs
 
 FORMAT = "author-profile"
 META = re.compile(
@@ -53,12 +53,14 @@ def parse(lines: list[str], path: str, captured: dt.date) -> ParsedDump:
                             f"expected a paper's meta line like 'DCFeb 11', found {_quote(group[0].text)}",
                             "each paper starts with [score]<category><date>[Code] and its title"))
             i += 1
+            while i < len(groups) and not META.match(groups[i][0].text.strip()):  # the rest of this entry
+                i += 1
             continue
         paper, used = _paper(groups, i, meta, path, captured, problems)
         if paper:
             papers.append(paper)
         i += used
-    if expected is not None and expected != len(papers) and not problems:
+    if expected is not None and expected != len(papers) and not any(p.severity == "error" for p in problems):
         problems.append(Diagnostic(Location(path, header.pop("_count_line", 1)), "E311",  # type: ignore[arg-type]
                         f"the header announces {expected} papers but {len(papers)} were found",
                         "the dump may be truncated; copy the whole profile page again"))
@@ -108,6 +110,11 @@ def _paper(groups: list[list[Line]], i: int, meta: re.Match[str], path: str, cap
     except ValueError:
         problems.append(Diagnostic(where, "E313", f"impossible date {meta['mon']} {meta['day']}", ""))
         return None, 3
+    abstract = clean(" ".join(line.text for line in rest[1]))
+    if i + 3 >= len(groups) and looks_cut(abstract):
+        problems.append(Diagnostic(where, "E315", "the dump ends in the middle of this paper's abstract",
+                                   "the dump looks truncated; copy the whole profile page again"))
+        return None, 3
     category = categories.expand(meta["cat"])
     if category is None:
         problems.append(Diagnostic(where, "W314", f"unknown arXiv category code {meta['cat']!r}; left out",
@@ -119,7 +126,7 @@ def _paper(groups: list[list[Line]], i: int, meta: re.Match[str], path: str, cap
     authors = tuple(a.strip() for a in authors_text.split(",") if a.strip())
     paper = RawPaper(
         title=clean_title(" ".join(line.text for line in head[1:])),
-        abstract=clean(" ".join(line.text for line in rest[1])),
+        abstract=abstract,
         line=head[0].number,
         authors=authors,
         authors_truncated=truncated,

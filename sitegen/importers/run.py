@@ -114,7 +114,16 @@ def _load_existing(folder: Path, root: Path, report: Report) -> tuple[list[_Exis
     unreadable: list[str] = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         shown = relpath(path, root)
-        text = path.read_text(encoding="utf-8-sig")
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except UnicodeDecodeError:
+            report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
+            unreadable.append(shown)
+            continue
+        except OSError as exc:
+            report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+            unreadable.append(shown)
+            continue
         try:
             doc = frontmatter.parse(text, shown)
         except frontmatter.FrontMatterError as exc:
@@ -195,19 +204,33 @@ def _write_authors(dumps: list[ParsedDump], folder: Path, update: bool,
         fields["source"] = dump.path.rsplit("/", 1)[-1]
         path = folder / f"{slugify(str(fields['name']))}.yaml"
         key = "author:" + title_key(str(fields["name"]))
-        current: dict[str, Any] = {}
+        current: Any = {}
+        shown = relpath(path, root)
         if path.exists():
             try:
-                current, _ = frontmatter.load_yaml(path.read_text(encoding="utf-8"), relpath(path, root))
+                current, _ = frontmatter.load_yaml(path.read_text(encoding="utf-8-sig"), shown)
+            except UnicodeDecodeError:
+                result.report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
+                result.skipped.append((shown, "unreadable author file"))
+                continue
+            except OSError as exc:
+                result.report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+                result.skipped.append((shown, "unreadable author file"))
+                continue
             except frontmatter.FrontMatterError as exc:
                 result.report.add(exc.diagnostic)
-                result.skipped.append((relpath(path, root), "unreadable author file"))
+                result.skipped.append((shown, "unreadable author file"))
+                continue
+            if current is not None and not isinstance(current, dict):
+                result.report.error(Location(shown, 1), "E103", "an author file must be a mapping of fields",
+                                    "write one 'key: value' per line")
+                result.skipped.append((shown, "unreadable author file"))
                 continue
         meta, state[key] = merge_into(current or {}, fields, state.get(key, {}), update)
         meta = {k: meta[k] for k in (*AUTHOR_FIELDS, "source") if k in meta} | \
             {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k != "source"}
         write_if_changed(path, frontmatter.dump_yaml(meta))
-        result.authors.append(relpath(path, root))
+        result.authors.append(shown)
 
 
 def write_if_changed(path: Path, text: str) -> bool:

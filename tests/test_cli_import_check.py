@@ -1,0 +1,303 @@
+"""The real `sitegen import` and `sitegen check` commands: exit codes and exact `path:line: error[CODE]` lines."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from sitegen.cli import main
+from sitegen.importers import parse_dump
+from sitegen.importers.merge import title_key
+
+REPO = Path(__file__).resolve().parents[1]
+DUMPS = REPO / "content" / "dumps"
+LISTING_B = "003_bb22b9fa9b819595.txt"
+
+
+def sitegen(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def copy_site(dest: Path, with_entries: bool = True) -> Path:
+    dest.mkdir()
+    shutil.copy2(REPO / "site.yaml", dest / "site.yaml")
+    shutil.copytree(REPO / "content", dest / "content")
+    if not with_entries:
+        shutil.rmtree(dest / "content" / "papers")
+        shutil.rmtree(dest / "content" / "authors")
+        (dest / "content" / "import-state.json").unlink()
+    return dest
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def bare(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "site", with_entries=False)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    return copy_site(tmp_path / "site")
+
+
+@pytest.mark.parametrize("command", [["import"], ["check"], []])
+def test_help(command: list[str]) -> None:
+    result = sitegen(*command, "--help")
+    assert result.exit_code == 0 and "Usage:" in result.output
+    if command:
+        assert "--root" in result.output
+
+
+# -- import -------------------------------------------------------------------------------------
+
+
+def test_import_reproduces_the_committed_content(bare: Path) -> None:
+    result = sitegen("import", "--root", str(bare))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+    assert "106 new, 0 merged, 0 unchanged, 0 skipped; 2 author profile(s)" in result.stdout
+    for name, count in (("000_5ba3278e7bf0573b.txt", 6), ("001_1c5307dff05a53f9.txt", 4),
+                        ("002_fadf736e7f95309e.txt", 49), (LISTING_B, 56)):
+        assert any(line.split() == [f"content/dumps/{name}", "│", str(count)] for line in result.stdout.splitlines())
+    for part in ("papers", "authors"):
+        assert tree(bare / "content" / part) == tree(REPO / "content" / part)
+    assert (bare / "content/import-state.json").read_bytes() == (REPO / "content/import-state.json").read_bytes()
+
+    before = tree(bare)
+    again = sitegen("import", "--root", str(bare))
+    assert again.exit_code == 0 and "0 new, 0 merged, 106 unchanged, 0 skipped" in again.stdout
+    assert tree(bare) == before
+
+    check = sitegen("check", "--root", str(bare))
+    assert check.exit_code == 0 and check.stderr == ""
+    assert check.stdout.strip() == "ok: 106 entries, 2 author profiles"
+
+
+def test_committed_site_passes_check() -> None:
+    result = sitegen("check", "--root", str(REPO))
+    assert result.exit_code == 0 and result.stdout.strip() == "ok: 106 entries, 2 author profiles"
+
+
+def test_console_script(tmp_path: Path) -> None:
+    exe = shutil.which("sitegen")
+    assert exe, "the sitegen console script is installed by `pip install -e .`"
+    ok = subprocess.run([exe, "check", "--root", str(REPO)], capture_output=True, text=True, timeout=60, check=False)
+    assert ok.returncode == 0 and "ok: 106 entries" in ok.stdout
+    (tmp_path / "content" / "papers").mkdir(parents=True)
+    (tmp_path / "content" / "papers" / "x.md").write_text("---\ntitle: BERT: Pre-training\n---\n")
+    bad = subprocess.run([exe, "check", "--root", str(tmp_path)], capture_output=True, text=True, timeout=60,
+                         check=False)
+    assert bad.returncode == 1
+    assert bad.stderr.splitlines()[0] == (
+        "content/papers/x.md:2:12: error[E101]: invalid YAML: mapping values are not allowed in this context")
+
+
+@pytest.mark.parametrize(("name", "data", "expected"), [
+    ("empty.txt", b"", "content/dumps/empty.txt:1: error[E301]: the file is empty"),
+    ("binary.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "content/dumps/binary.txt:1: error[E302]: this is a binary "
+                                                              "file, not a text dump"),
+    ("other.txt", b"Reading list\n\nSome paper\n", "content/dumps/other.txt:1: error[E300]: not a known dump format"),
+])
+def test_import_bad_file(site: Path, name: str, data: bytes, expected: str) -> None:
+    (site / "content" / "dumps" / name).write_bytes(data)
+    papers = tree(site / "content" / "papers")
+    result = sitegen("import", "--root", str(site), "--captured", "2026-05-20", str(site / "content/dumps" / name))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == expected
+    assert result.stderr.splitlines()[1].startswith("  hint: ")
+    message = expected.split(": ", 2)[-1]
+    assert f"skipped content/dumps/{name}: {message}" in result.stdout
+    assert tree(site / "content" / "papers") == papers
+
+
+LISTING = """\
+Daily Papers
+
+Mar 2
+
+A Readable Paper
+
+Its abstract, which is long enough to be read as the abstract of this paper.
+
+  • 3 authors
+·
+Feb 27 5
+
+An Unreadable
+Paper Title
+
+Its abstract, also long enough to be read as the abstract of that paper.
+"""
+
+
+def test_import_entry_the_parser_cannot_read(site: Path) -> None:
+    dump = site / "content" / "dumps" / "004_listing.txt"
+    dump.write_text(LISTING, encoding="utf-8")
+    result = sitegen("import", "--root", str(site), "--captured", "2026-03-02", str(dump))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == ("content/dumps/004_listing.txt:13: error[E320]: expected a one-line paper "
+                                             "title, found 2 lines starting 'An Unreadable'")
+    assert "1 new, 0 merged, 0 unchanged, 1 skipped" in result.stdout
+    assert "skipped content/dumps/004_listing.txt:13: expected a one-line paper title" in result.stdout
+    assert (site / "content" / "papers" / "a-readable-paper.md").exists()
+    assert not list((site / "content" / "papers").glob("*unreadable*"))
+
+
+def test_import_with_bad_and_good_files_imports_the_good_ones(bare: Path) -> None:
+    dumps = bare / "content" / "dumps"
+    (dumps / "004_empty.txt").write_bytes(b"")
+    data = (DUMPS / LISTING_B).read_bytes()
+    cut = data.index(b"While most autoregressive LLMs are constrained") + 200  # inside ParallelBench's abstract
+    (dumps / LISTING_B).write_bytes(data[:cut])
+    result = sitegen("import", "--root", str(bare))
+    assert result.exit_code == 1
+    diagnostics = [line for line in result.stderr.splitlines() if not line.startswith("  hint: ")]
+    assert diagnostics == [
+        f"content/dumps/{LISTING_B}:257: error[E323]: the dump ends in the middle of the abstract of "
+        "'ParallelBench: Understanding the Trade-offs of Parallel D…'",
+        "content/dumps/004_empty.txt:1: error[E301]: the file is empty",
+        "content/dumps/004_empty.txt:1: warning[W331]: no capture date recorded; using the file's modification "
+        f"date {dt.date.fromtimestamp((dumps / '004_empty.txt').stat().st_mtime)}",
+    ]
+    assert "skipped content/dumps/004_empty.txt: the file is empty" in result.stdout
+    assert f"content/dumps/{LISTING_B}:257" in result.stdout
+    papers = {p.name for p in (bare / "content" / "papers").iterdir()}
+    assert "parallelbench-understanding-the-trade-offs-of-parallel.md" not in papers
+    assert not any(p.endswith(".tmp") or p.startswith(".") for p in papers)
+    committed = {p.name for p in (REPO / "content" / "papers").iterdir()}
+    full = parse_dump(data, "x", dt.date(2026, 5, 19)).papers
+    first = {title_key(p.title) for p in parse_dump((DUMPS / "002_fadf736e7f95309e.txt").read_bytes(), "x",
+                                                         dt.date(2026, 4, 17)).papers}
+    lost = [p for p in full if p.line >= 257 and title_key(p.title) not in first]  # ParallelBench and after
+    assert papers < committed and len(papers) == 106 - len(lost)
+    assert sitegen("check", "--root", str(bare)).exit_code == 0
+
+
+def test_captured_records_the_date_in_the_manifest(bare: Path, tmp_path: Path) -> None:
+    dump = tmp_path / "fresh-listing.txt"
+    shutil.copy(DUMPS / LISTING_B, dump)
+    result = sitegen("import", "--root", str(bare), "--captured", "2026-04-01", str(dump))
+    assert result.exit_code == 0, result.output
+    manifest = (bare / "content" / "dumps" / "manifest.yaml").read_text()
+    assert "  fresh-listing.txt: 2026-04-01\n" in manifest and "  000_5ba3278e7bf0573b.txt: 2026-05-19\n" in manifest
+    entry = (bare / "content/papers/statesmix-online-lossless-compression-via-mamba-state-space.md").read_text()
+    assert "\ndate: 2025-04-04\n" in entry and "\nadded: 2026-04-01\n" in entry
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--captured", "2026-04-01"], "--captured needs the dump files it applies to"),
+    (["--captured", "April 1", "x"], "expected YYYY-MM-DD"),
+    (["no-such-file.txt"], "does not exist"),
+])
+def test_import_usage_errors(site: Path, args: list[str], message: str) -> None:
+    result = sitegen("import", "--root", str(site), *args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_update_keeps_edits_through_the_cli(site: Path) -> None:
+    papers = site / "content" / "papers"
+    old = papers / "vtc-dnn-compilation-with-virtual-tensors-for-data-movement.md"
+    text = old.read_text().replace("title: 'VTC: DNN", "title: 'My VTC: DNN", 1).replace("- compilers\n", "", 1)
+    (papers / "my-vtc.md").write_text(text + "\nMy notes.\n")
+    old.unlink()
+    for args in ([], ["--update"]):
+        result = sitegen("import", "--root", str(site), *args)
+        assert result.exit_code == 0 and "0 new, 0 merged, 106 unchanged" in result.stdout
+    assert (papers / "my-vtc.md").read_text() == text + "\nMy notes.\n"
+    assert not old.exists()
+
+
+# -- check --------------------------------------------------------------------------------------
+
+BROKEN = {
+    "a-syntax.md": "---\ntitle: 'unclosed\ntags: [a]\n---\n",
+    "b-missing-title.md": "---\nauthors: [A]\n---\n",
+    "c-bad-date.md": "---\ntitle: T\ndate: 2025-13-45\n---\n",
+    "d-wrong-type.md": "---\ntitle: T\nauthors: Alice\nrating: five\n---\n",
+    "e-unknown-key.md": "---\ntitle: T\ntagz: [a]\n---\n",
+    "f-duplicate.md": "---\ntitle: T\ndate: 2025-01-01\ntitle: U\n---\n",
+    "g-arxiv.md": "---\ntitle: T\narxiv: 2101.00010\n---\n",
+    "h-colon.md": "---\ntitle: BERT: Pre-training of Deep Bidirectional Transformers\n---\n",
+    "i-link.md": "---\ntitle: T\nlinks:\n  code: javascript:alert(1)\n---\n",
+}
+
+EXPECTED = """\
+content/authors/bad.yaml:2: error[E203]: 'h_index': expected a whole number, found text
+  hint: write digits only, e.g. 3
+content/papers/a-syntax.md:2:8: error[E101]: invalid YAML: a quoted value opened here is not closed \
+(found unexpected end of stream)
+  hint: close it on this line, or quote the whole value
+content/papers/b-missing-title.md:1: error[E200]: missing required field 'title'
+  hint: add a line 'title: …' to the front matter
+content/papers/c-bad-date.md:3: error[E203]: 'date': invalid date '2025-13-45'
+  hint: write dates as YYYY-MM-DD, e.g. 2025-02-04
+content/papers/d-wrong-type.md:3: error[E203]: 'authors': expected a list, found the text 'Alice'
+  hint: write one item per line starting with '- ', or [a, b]
+content/papers/d-wrong-type.md:4: error[E203]: 'rating': expected a whole number, found text
+  hint: write digits only, e.g. 3
+content/papers/e-unknown-key.md:3: error[E201]: unknown field 'tagz'
+  hint: did you mean 'tags'?
+content/papers/f-duplicate.md:4: error[E102]: found duplicate key 'title'
+  hint: each key may appear once; remove or merge the repeated one
+content/papers/g-arxiv.md:3: error[E203]: 'arxiv': arXiv id 2101.0001 was read as a number
+  hint: quote it so YAML keeps it as text: '2101.00010'
+content/papers/h-colon.md:2:12: error[E101]: invalid YAML: mapping values are not allowed in this context
+  hint: a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'
+content/papers/i-link.md:3: error[E203]: 'links': link 'code': not an http(s) URL: 'javascript:alert(1)'
+  hint: links must start with https:// or http://
+11 error(s) in content/
+"""
+
+
+def test_check_reports_every_problem_of_every_file(site: Path) -> None:
+    for name, text in BROKEN.items():
+        (site / "content" / "papers" / name).write_text(text, encoding="utf-8")
+    (site / "content" / "authors" / "bad.yaml").write_text("name: X\nh_index: lots\n", encoding="utf-8")
+    result = sitegen("check", "--root", str(site))
+    assert result.exit_code == 1
+    assert result.stderr == EXPECTED
+    assert result.stdout == ""
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_check_each_problem_alone(tmp_path: Path, name: str) -> None:
+    (tmp_path / "content" / "papers").mkdir(parents=True)
+    (tmp_path / "content" / "papers" / name).write_text(BROKEN[name], encoding="utf-8")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert lines[0].startswith(f"content/papers/{name}:") and "error[E" in lines[0]
+    assert lines[1].startswith("  hint: ") and len(lines[1]) > len("  hint: ")
+
+
+def test_check_accepts_crlf_and_bom_entries(tmp_path: Path) -> None:
+    papers = tmp_path / "content" / "papers"
+    papers.mkdir(parents=True)
+    (papers / "x.md").write_bytes(b"\xef\xbb\xbf---\r\ntitle: T\r\ndate: 2025-01-01\r\n---\r\nNotes")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.exit_code == 0 and result.stdout.strip() == "ok: 1 entries, 0 author profiles"
+
+
+def test_check_line_numbers_after_a_bom_and_crlf(tmp_path: Path) -> None:
+    papers = tmp_path / "content" / "papers"
+    papers.mkdir(parents=True)
+    (papers / "x.md").write_bytes(b"\xef\xbb\xbf---\r\ntitle: T\r\n\r\ndate: soon\r\n---\r\n")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.stderr.splitlines()[0] == "content/papers/x.md:4: error[E203]: 'date': invalid date 'soon'"
+
+
+def test_check_names_a_non_utf8_entry(tmp_path: Path) -> None:
+    papers = tmp_path / "content" / "papers"
+    papers.mkdir(parents=True)
+    (papers / "x.md").write_bytes("---\ntitle: Café\n---\n".encode("latin-1"))
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == "content/papers/x.md:1: error[E104]: the file is not valid UTF-8 text"
