@@ -35,7 +35,7 @@ var KEY="sitegen-scroll:"+location.pathname;
 var saved=sessionStorage.getItem(KEY);
 if(saved!==null){sessionStorage.removeItem(KEY);addEventListener("load",function(){scrollTo(0,+saved);});}
 var source=new EventSource(%s);
-source.addEventListener("reload",function(){sessionStorage.setItem(KEY,String(scrollY));location.reload();});
+source.addEventListener("reload",function(){source.close();sessionStorage.setItem(KEY,String(scrollY));location.reload();});
 source.addEventListener("css",function(){document.querySelectorAll('link[rel="stylesheet"]').forEach(function(l){
 var u=new URL(l.href);u.searchParams.set("reload",String(Date.now()));l.href=u.href;});});
 })();</script>"""
