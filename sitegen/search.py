@@ -15,6 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BUNDLE = "pagefind"
+# Parts of a paper page that stay out of the full text (their filters and metadata are still read): tag chips and
+# link labels would otherwise crowd every excerpt ("kv-cache. llm-serving. Code."), and so would the
+# "Authors not recorded" notes and the "Abstract"/"Notes" headings. Tags remain searchable as a filter.
+EXCLUDE_SELECTORS = (".paper .tags", ".paper .links", ".paper-authors .muted", ".paper section > h2")
 
 
 @dataclass(frozen=True)
@@ -51,7 +55,8 @@ def index(site_dir: Path, output: Path | None = None) -> SearchIndex:
     started = time.perf_counter()
     try:
         target = ["--output-path", str(output)] if output else ["--output-subdir", BUNDLE]
-        run = subprocess.run([str(exe), "--site", str(site_dir), *target, "--silent"],
+        excludes = [arg for selector in EXCLUDE_SELECTORS for arg in ("--exclude-selectors", selector)]
+        run = subprocess.run([str(exe), "--site", str(site_dir), *target, *excludes, "--silent"],
                              capture_output=True, text=True, timeout=600, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         return SearchIndex(False, message=f"search index skipped: Pagefind could not run here ({exc})")

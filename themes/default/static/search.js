@@ -1,0 +1,409 @@
+/* sitegen search page: a small, dependency-free UI over Pagefind's JavaScript API.
+ *
+ * The index is the Pagefind bundle that `sitegen build` writes to <site>/pagefind/; its address comes from the
+ * page (data-bundle="{{ root }}pagefind/", relative), so the page works under a sub-path and without network.
+ * State lives in the URL (?q=&tag=&author=&year=&category=&sort=), so every result list can be linked.
+ * Excerpts are untrusted: they are rebuilt as text nodes, and only Pagefind's <mark> highlights become elements.
+ */
+(function () {
+  "use strict";
+
+  var mount = document.getElementById("search");
+  if (!mount || !window.URL || !window.history) return;
+
+  var FACETS = [
+    { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
+    { key: "author", label: "Author", noun: "author", any: "Any author" },
+    { key: "year", label: "Year", noun: "year", any: "Any year" },
+    { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" }
+  ];
+  var SORTS = [
+    { key: "", label: "Relevance", sort: null },
+    { key: "newest", label: "Newest first", sort: { date: "desc" } },
+    { key: "oldest", label: "Oldest first", sort: { date: "asc" } }
+  ];
+  var PAGE_SIZE = 20;
+  var DEBOUNCE_MS = 160;
+
+  var bundle = new URL(mount.getAttribute("data-bundle") || "../pagefind/", document.baseURI);
+  var siteRoot = new URL("../", bundle);
+  var params = new URLSearchParams(window.location.search);
+
+  var pagefind = null;
+  var totals = {}; // facet -> value -> count over the whole index
+  var generation = 0; // bumps with every search; late answers of older searches are dropped
+  var timer = 0;
+  var pending = []; // results not yet rendered ("Show more")
+
+  // ---- DOM helpers ---------------------------------------------------------------------------------------------
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (value === null || value === undefined || value === false) return;
+      if (name === "text") node.textContent = value;
+      else node.setAttribute(name, value === true ? "" : String(value));
+    });
+    (children || []).forEach(function (child) {
+      if (child) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+
+  var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
+  function decodeEntities(text) {
+    return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, function (whole, name) {
+      if (name.charAt(0) === "#") {
+        var code = name.charAt(1).toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+      }
+      var known = ENTITIES[name.toLowerCase()];
+      return known === undefined ? whole : known;
+    });
+  }
+
+  // Pagefind's excerpt is HTML: entity-encoded text with <mark> around matches. Nothing of it is parsed as HTML
+  // here: text becomes text nodes, <mark>/</mark> become <mark> elements, and any other markup stays visible text.
+  function excerptNodes(excerpt) {
+    var fragment = document.createDocumentFragment();
+    var parts = String(excerpt || "").split(/(<\/?mark>)/i);
+    var target = fragment;
+    parts.forEach(function (part) {
+      if (/^<mark>$/i.test(part)) {
+        if (target === fragment) { target = document.createElement("mark"); fragment.appendChild(target); }
+      } else if (/^<\/mark>$/i.test(part)) {
+        target = fragment;
+      } else if (part) {
+        target.appendChild(document.createTextNode(decodeEntities(part)));
+      }
+    });
+    return fragment;
+  }
+
+  // "cut-start"/"cut-end" (shown as an ellipsis) when the excerpt begins or ends inside the page's text.
+  function excerptClass(data) {
+    var plain = decodeEntities(String(data.excerpt || "").replace(/<\/?mark>/gi, "")).trim();
+    var content = String(data.content || "").trim();
+    var names = ["result-excerpt"];
+    if (plain && content) {
+      var n = Math.min(24, plain.length);
+      if (content.slice(0, n) !== plain.slice(0, n)) names.push("cut-start");
+      if (content.slice(-n) !== plain.slice(-n)) names.push("cut-end");
+    }
+    return names.join(" ");
+  }
+
+  function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+  // ---- the interface ---------------------------------------------------------------------------------------------
+  var input = el("input", {
+    id: "search-query", type: "search", name: "q", autocomplete: "off", spellcheck: "false",
+    placeholder: "e.g. speculative decoding", "aria-describedby": "search-hint",
+    "aria-controls": "search-results"
+  });
+  input.value = params.get("q") || "";
+  var form = el("form", { class: "search-form", role: "search", "aria-label": "Search the reading list" }, [
+    el("label", { for: "search-query", class: "search-label", text: "Search titles, authors, abstracts and notes" }),
+    el("div", { class: "search-box" }, [input]),
+    el("p", { id: "search-hint", class: "search-hint muted",
+              text: "Arrow keys move through the results, Enter opens one, Escape comes back here." })
+  ]);
+
+  var selects = {};
+  var facetControls = FACETS.map(function (facet) {
+    var select = el("select", { id: "search-" + facet.key, name: facet.key, disabled: true }, [
+      el("option", { value: "", text: facet.any })
+    ]);
+    selects[facet.key] = select;
+    return el("div", { class: "search-field" }, [el("label", { for: select.id, text: facet.label }), select]);
+  });
+  var sortSelect = el("select", { id: "search-sort", name: "sort", disabled: true }, SORTS.map(function (s) {
+    return el("option", { value: s.key, text: s.label });
+  }));
+  var wantedSort = params.get("sort") || "";
+  sortSelect.value = SORTS.some(function (s) { return s.key === wantedSort; }) ? wantedSort : "";
+  var clearButton = el("button", { type: "button", class: "search-clear", hidden: true, text: "Clear filters" });
+  var sortField = el("div", { class: "search-field" }, [
+    el("label", { for: "search-sort", text: "Sort by" }), sortSelect
+  ]);
+  var legend = el("legend", { class: "visually-hidden", text: "Filter and sort the results" });
+  var controls = el("div", { class: "search-controls" }, [
+    el("fieldset", { class: "search-filters" }, [legend].concat(facetControls, [sortField]))
+  ]);
+  var status = el("p", { id: "search-status", class: "search-status", role: "status", "aria-live": "polite" });
+  var summary = el("div", { class: "search-summary" }, [status, clearButton]);
+  var list = el("ol", { id: "search-results", class: "search-results", "aria-label": "Search results" });
+  var more = el("button", { type: "button", class: "search-more", hidden: true, text: "Show more results" });
+
+  mount.textContent = "";
+  [form, controls, summary, list, more].forEach(function (node) { mount.appendChild(node); });
+
+  function selectedFilters() {
+    var filters = {};
+    FACETS.forEach(function (facet) {
+      var value = selects[facet.key].value || params.get(facet.key);
+      if (value) filters[facet.key] = value;
+    });
+    return filters;
+  }
+
+  function currentSort() {
+    var key = sortSelect.value;
+    for (var i = 0; i < SORTS.length; i++) if (SORTS[i].key === key) return SORTS[i];
+    return SORTS[0];
+  }
+
+  function writeUrl() {
+    var next = new URLSearchParams();
+    var q = input.value.trim();
+    if (q) next.set("q", q);
+    var filters = selectedFilters();
+    FACETS.forEach(function (facet) { if (filters[facet.key]) next.set(facet.key, filters[facet.key]); });
+    if (sortSelect.value) next.set("sort", sortSelect.value);
+    params = next;
+    var query = next.toString();
+    window.history.replaceState(window.history.state, "", window.location.pathname + (query ? "?" + query : ""));
+  }
+
+  // Options "value (count)"; values without results are left out, except the one selected.
+  function fillSelect(facet, counts) {
+    var select = selects[facet.key];
+    var chosen = select.value || params.get(facet.key) || "";
+    var values = Object.keys(counts || {}).filter(function (v) { return counts[v] > 0 || v === chosen; });
+    if (chosen && values.indexOf(chosen) < 0) values.push(chosen);
+    values.sort(facet.key === "year"
+      ? function (a, b) { return b.localeCompare(a); }
+      : function (a, b) { return a.localeCompare(b, undefined, { sensitivity: "base" }); });
+    select.textContent = "";
+    select.appendChild(el("option", { value: "", text: facet.any }));
+    values.forEach(function (value) {
+      var count = (counts && counts[value]) || 0;
+      select.appendChild(el("option", { value: value, text: value + " (" + count + ")" }));
+    });
+    select.value = chosen;
+  }
+
+  function fillSelects(response) {
+    var filters = selectedFilters();
+    FACETS.forEach(function (facet) {
+      var counts = totals[facet.key];
+      if (response) counts = filters[facet.key] ? response.totalFilters && response.totalFilters[facet.key]
+                                                 : response.filters && response.filters[facet.key];
+      fillSelect(facet, counts || totals[facet.key] || {});
+    });
+    clearButton.hidden = Object.keys(filters).length === 0;
+  }
+
+  function describe(count, q, filters) {
+    var text = count === 0 ? "No papers match" : plural(count, "paper matches", "papers match");
+    if (q) text += " \u201c" + q + "\u201d";
+    var parts = FACETS.filter(function (f) { return filters[f.key]; }).map(function (f) {
+      return f.noun + " " + filters[f.key];
+    });
+    if (parts.length) text += (q ? " with " : " ") + parts.join(", ");
+    return text + ".";
+  }
+
+  function resultItem(data, position) {
+    var meta = data.meta || {};
+    var filters = data.filters || {};
+    var link = el("a", { href: data.url, class: "result-link", tabindex: position === 0 ? "0" : "-1",
+                         text: meta.title || data.url });
+    var facts = [];
+    if (meta.date) facts.push(el("span", { text: meta.date }));
+    if (filters.category && filters.category.length) facts.push(el("span", { text: filters.category.join(", ") }));
+    if (filters.author && filters.author.length) {
+      var names = filters.author.slice(0, 3).join(", ") + (filters.author.length > 3 ? " et al." : "");
+      facts.push(el("span", { text: names }));
+    }
+    var item = el("li", { class: "result" }, [
+      el("h2", { class: "result-title" }, [link]),
+      facts.length ? el("p", { class: "result-meta" }, facts) : null,
+      el("p", { class: excerptClass(data) }, [excerptNodes(data.excerpt)])
+    ]);
+    if (filters.tag && filters.tag.length) {
+      item.appendChild(el("ul", { class: "result-tags", "aria-label": "Tags" }, filters.tag.map(function (t) {
+        return el("li", { text: t });
+      })));
+    }
+    return item;
+  }
+
+  function links() { return Array.prototype.slice.call(list.querySelectorAll("a.result-link")); }
+
+  function focusResult(index) {
+    var all = links();
+    if (!all.length) return;
+    index = Math.max(0, Math.min(index, all.length - 1));
+    all.forEach(function (a, i) { a.setAttribute("tabindex", i === index ? "0" : "-1"); });
+    all[index].focus();
+  }
+
+  function setState(state) { mount.setAttribute("data-state", state); }
+
+  // The next batch of results as list items; the list is replaced (a new search) or extended ("Show more").
+  function renderNext(mine, replace) {
+    var batch = pending.splice(0, PAGE_SIZE);
+    return Promise.all(batch.map(function (r) { return r.data(); })).then(function (datas) {
+      if (mine !== generation) return false;
+      if (replace) list.textContent = "";
+      var start = links().length;
+      datas.forEach(function (data, i) { list.appendChild(resultItem(data, start + i)); });
+      more.hidden = pending.length === 0;
+      more.textContent = "Show more results (" + pending.length + " more)";
+      return true;
+    });
+  }
+
+  function idle() {
+    generation++;
+    list.textContent = "";
+    pending = [];
+    more.hidden = true;
+    status.textContent = "Type to search the reading list, or pick a filter to list its papers.";
+    fillSelects(null);
+    setState("idle");
+  }
+
+  function search() {
+    clearTimeout(timer);
+    writeUrl();
+    if (!pagefind) return Promise.resolve();
+    var q = input.value.trim();
+    var filters = selectedFilters();
+    if (!q && Object.keys(filters).length === 0) { idle(); return Promise.resolve(); }
+    var mine = ++generation;
+    setState("searching");
+    var sort = currentSort().sort;
+    var searches = [pagefind.search(q || null, { filters: filters })];
+    // A date sort leaves out pages without a date; those come after the dated ones.
+    if (sort) searches.push(pagefind.search(q || null, { filters: filters, sort: sort }));
+    return Promise.all(searches).then(function (answers) {
+      if (mine !== generation) return;
+      var response = answers[0];
+      var results = response.results;
+      if (sort) {
+        var seen = {};
+        answers[1].results.forEach(function (r) { seen[r.id] = true; });
+        results = answers[1].results.concat(results.filter(function (r) { return !seen[r.id]; }));
+      }
+      pending = results.slice();
+      return renderNext(mine, true).then(function (current) {
+        if (!current) return;
+        fillSelects(response);
+        status.textContent = describe(results.length, q, filters);
+        setState("done");
+      });
+    }).catch(function (error) {
+      if (mine !== generation) return;
+      status.textContent = "The search failed (" + (error && error.message ? error.message : "unknown error") +
+        "). Reload the page to try again.";
+      setState("failed");
+    });
+  }
+
+  function schedule() {
+    clearTimeout(timer);
+    writeUrl();
+    if (pagefind) setState("searching");
+    if (pagefind && input.value.trim()) pagefind.preload(input.value.trim(), { filters: selectedFilters() });
+    timer = setTimeout(search, DEBOUNCE_MS);
+  }
+
+  function unavailable() {
+    [input, sortSelect].forEach(function (c) { c.disabled = true; });
+    controls.hidden = true;
+    summary.hidden = true;
+    list.textContent = "";
+    more.hidden = true;
+    status.textContent = "";
+    setState("unavailable");
+    var notice = el("div", { class: "notice search-unavailable" }, [
+      el("p", {}, [el("strong", { text: "Search is not available on this copy of the site." }),
+        " Its search index was not built (for example with ", el("code", { text: "sitegen build --no-search" }),
+        ", or where Pagefind cannot run)."]),
+      el("p", {}, ["Browse the ", el("a", { href: new URL("tags/", siteRoot).pathname, text: "tags" }), " or the ",
+        el("a", { href: new URL("authors/", siteRoot).pathname, text: "authors" }), " instead."])
+    ]);
+    mount.insertBefore(notice, form);
+    form.hidden = true;
+  }
+
+  // ---- events --------------------------------------------------------------------------------------------------
+  form.addEventListener("submit", function (event) { event.preventDefault(); search(); });
+  input.addEventListener("input", schedule);
+  input.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowDown" && links().length) { event.preventDefault(); focusResult(0); }
+  });
+  FACETS.forEach(function (facet) {
+    selects[facet.key].addEventListener("change", function () {
+      params.delete(facet.key);
+      search();
+    });
+  });
+  sortSelect.addEventListener("change", search);
+  clearButton.addEventListener("click", function () {
+    FACETS.forEach(function (facet) { selects[facet.key].value = ""; params.delete(facet.key); });
+    search();
+    input.focus();
+  });
+  more.addEventListener("click", function () {
+    var next = links().length;
+    renderNext(generation, false).then(function (current) { if (current) focusResult(next); });
+  });
+
+  list.addEventListener("keydown", function (event) {
+    var all = links();
+    var index = all.indexOf(event.target);
+    if (index < 0) return;
+    if (event.key === "ArrowDown") {
+      event.preventDefault();
+      if (index < all.length - 1) focusResult(index + 1);
+      else if (!more.hidden) more.focus();
+    } else if (event.key === "ArrowUp") {
+      event.preventDefault();
+      if (index > 0) focusResult(index - 1); else input.focus();
+    } else if (event.key === "Home") {
+      event.preventDefault(); focusResult(0);
+    } else if (event.key === "End") {
+      event.preventDefault(); focusResult(all.length - 1);
+    } else if (event.key === "Escape") {
+      event.preventDefault(); input.focus(); input.select();
+    }
+    // Enter follows the focused link, as links do.
+  });
+  more.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowUp") { event.preventDefault(); focusResult(links().length - 1); }
+    if (event.key === "Escape") { event.preventDefault(); input.focus(); }
+  });
+
+  // "/" focuses this page's box rather than the header's (sitegen.js handles "/" on the other pages).
+  window.addEventListener("keydown", function (event) {
+    if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey || input.disabled || form.hidden) return;
+    var target = event.target;
+    if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+    event.preventDefault();
+    event.stopPropagation();
+    input.focus();
+    input.select();
+  }, true);
+
+  // ---- start ---------------------------------------------------------------------------------------------------
+  setState("loading");
+  if (input.value.trim() || Object.keys(selectedFilters()).length) {
+    status.textContent = "Loading the search index\u2026";
+  }
+  import(new URL("pagefind.js", bundle).href).then(function (module) {
+    pagefind = module;
+    return pagefind.options({ baseUrl: siteRoot.pathname, excerptLength: 28 });
+  }).then(function () {
+    return pagefind.filters();
+  }).then(function (filters) {
+    totals = filters || {};
+    FACETS.forEach(function (facet) { selects[facet.key].disabled = false; });
+    sortSelect.disabled = false;
+    return search();
+  }, function () {
+    unavailable();
+  });
+})();
