@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
@@ -47,7 +47,8 @@ def list_signature(content: Content, drafts: bool) -> str:
             for e in sorted(content.entries, key=lambda e: e.slug)]
     profiles = sorted((p.slug, repr(p)) for p in content.profiles)
     keys = sorted(model.cite_keys(content.entries).items())  # a title edit can rename another's key
-    return hashlib.sha256(repr((rows, profiles, keys)).encode("utf-8")).hexdigest()
+    order = [e.slug for e in model.newest_first(content.entries)]  # titles break ties between dates
+    return hashlib.sha256(repr((rows, profiles, keys, order)).encode("utf-8")).hexdigest()
 
 
 class SiteState:
@@ -141,10 +142,11 @@ class SiteState:
         content = self._content(entries, profiles, report)
         if report.has_errors:
             raise BuildFailed(report.items)
-        site = model.build_site(self.cfg, content, self.drafts)
         signature = list_signature(content, self.drafts)
         if signature != self.signature:
             tokens.add("list")
+        site = self._patched(entries, tokens) if "list" not in tokens else None
+        site = site or model.build_site(self.cfg, content, self.drafts)
         if any(t.startswith("entry:") for t in tokens):
             tokens.add("entries")
         static = static_files(self.root, self.cfg.theme) if "static" in kinds else self.static
@@ -154,6 +156,7 @@ class SiteState:
         specs = {s.output: s for s in routes.plan(site)}
         templates = self._template_closure(specs.values()) if any(t.startswith("template:") for t in tokens) else {}
         renderer = self._renderer(site, self.env, static)
+        self._reuse_caches(renderer, tokens, kinds)
         files: dict[str, bytes] = {}
         for out, spec in specs.items():
             if self.plan.get(out) != spec or spec.deps & tokens or templates.get(spec.template, set()) & tokens:
@@ -168,6 +171,35 @@ class SiteState:
         self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
         self.plan, self.signature = specs, signature
         return change
+
+    def _patched(self, entries: dict[str, Entry], tokens: set[str]) -> model.Site | None:
+        """The previous Site with edited entries swapped in, when nothing structural changed.
+
+        Equal list signatures mean the same papers, order, authors, tags, dates and cite keys,
+        so every listing, index and neighbour link is as before; only the papers' own text
+        differs. Rebuilding the model for a 10,000-paper list costs far more than this.
+        """
+        site = getattr(self, "site", None)
+        if site is None:
+            return None
+        changed = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
+        fresh = {e.slug: e for e in entries.values() if e.slug in changed}
+        if set(fresh) != changed or any(slug not in site.papers for slug in changed):
+            return None
+        papers = dict(site.papers)
+        for slug, entry in fresh.items():
+            papers[slug] = replace(papers[slug], entry=entry)
+        return replace(site, papers=papers)
+
+    def _reuse_caches(self, renderer: Renderer, tokens: set[str], kinds: set[str]) -> None:
+        """Carry the previous renderer's per-paper caches over, minus what this change touched."""
+        previous = getattr(self, "_caches", None)
+        if previous and not ({"list", "config"} & tokens or "template" in kinds):
+            changed = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
+            renderer._bib.update((k, v) for k, v in previous[0].items() if k not in changed)
+            renderer._ris.update((k, v) for k, v in previous[1].items() if k not in changed)
+            renderer._items.update((k, v) for k, v in previous[2].items() if k[0] not in changed)
+        self._caches = (renderer._bib, renderer._ris, renderer._items)
 
     def _kind(self, path: Path, paths: site_config.Paths) -> str:
         path = path if path.is_absolute() else self.root / path
