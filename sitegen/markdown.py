@@ -11,10 +11,11 @@ import html
 import re
 import xml.etree.ElementTree as ET
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
@@ -91,6 +92,26 @@ def _math_block(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str
     return f'<div class="math-block">{math_to_html(tokens[idx].content, display=True)}</div>\n'
 
 
+# Wide tables and long code lines scroll inside their own box on phones; a scrolling box must be reachable by
+# keyboard (WCAG 2.1.1, axe's scrollable-region-focusable), so it is focusable and named.
+_SCROLL_BOX = '<div class="table-scroll" tabindex="0" role="region" aria-label="{label}">'
+
+
+def _table_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    return _SCROLL_BOX.format(label="Table") + self.renderToken(tokens, idx, options, env)
+
+
+def _table_close(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    return self.renderToken(tokens, idx, options, env) + "</div>\n"
+
+
+def _focusable_pre(rule: Any) -> Any:
+    def render(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+        return str(rule(tokens, idx, options, env)).replace(
+            "<pre>", '<pre tabindex="0" role="region" aria-label="Code">', 1)
+    return render
+
+
 def _make_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table").enable("strikethrough")
@@ -99,6 +120,11 @@ def _make_parser() -> MarkdownIt:
     md.add_render_rule("math_inline_double", _math_inline)
     md.add_render_rule("math_block", _math_block)
     md.add_render_rule("math_block_label", _math_block)
+    md.add_render_rule("table_open", _table_open)
+    md.add_render_rule("table_close", _table_close)
+    rules = cast(RendererHTML, md.renderer).rules
+    for name in ("fence", "code_block"):
+        md.add_render_rule(name, _focusable_pre(rules[name]))
     return md
 
 

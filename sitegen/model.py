@@ -16,6 +16,8 @@ from .config import SiteConfig
 from .loader import AuthorProfile, Content, Entry
 from .slugs import slugify, unique_slug
 
+MAX_COAUTHORS = 30  # a prolific author has thousands; the page lists the closest ones
+MAX_TOPICS = 15
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")
 
@@ -41,6 +43,8 @@ class Paper:
     cite_key: str
     newer: str | None = None  # slug of the next paper in time
     older: str | None = None
+    # Profile authors the source hid behind "et al.": the paper is in their profile dump.
+    unlisted_authors: tuple[Ref, ...] = ()
 
     @property
     def slug(self) -> str:
@@ -58,9 +62,10 @@ class Author:
     name: str
     slug: str
     papers: tuple[str, ...]
-    coauthors: tuple[Ref, ...]
+    coauthors: tuple[Ref, ...]  # the most frequent ones, at most MAX_COAUTHORS
     topics: tuple[Ref, ...]
     profile: AuthorProfile | None = None
+    coauthor_total: int = 0
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,8 @@ def newest_first(entries: Iterable[Entry]) -> list[Entry]:
 def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Site:
     """Assemble the Site from validated content; pure and deterministic."""
     entries = newest_first(e for e in content.entries if drafts or not e.draft)
-    author_slugs = _name_slugs(sorted({a for e in entries for a in e.authors}))
+    unlisted = profile_authors(entries, content.profiles)
+    author_slugs = _name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
     tag_slugs = _name_slugs(sorted({t for e in entries for t in e.tags}, key=str.casefold))
     keys = cite_keys(entries)
     chronological = [e.slug for e in reversed(entries)]
@@ -145,9 +151,10 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Si
             cite_key=keys[e.slug],
             newer=chronological[i + 1] if i + 1 < len(chronological) else None,
             older=chronological[i - 1] if i > 0 else None,
+            unlisted_authors=tuple(Ref(a, author_slugs[a]) for a in unlisted[e.slug]),
         )
     order = tuple(e.slug for e in entries)
-    authors = _authors(entries, author_slugs, tag_slugs, content.profiles)
+    authors = _authors(entries, unlisted, author_slugs, tag_slugs, content.profiles)
     tags = _tags(entries, tag_slugs)
     pages = max(1, -(-len(order) // config.page_size))
     return Site(
@@ -155,6 +162,29 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Si
         authors=authors, tags=tags, categories=_categories(entries), years=_years(entries),
         pages=pages, author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in tags},
     )
+
+
+def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile]) -> dict[str, tuple[str, ...]]:
+    """Per entry slug, the profile authors its author list leaves out although their profile lists it.
+
+    A profile dump lists the author's own papers, so a paper imported from it is theirs even
+    when the source printed only the first authors and "et al." (VTC in Vima Gupta's profile).
+    """
+    by_source: dict[str, list[AuthorProfile]] = defaultdict(list)
+    for profile in profiles:
+        if profile.source:
+            by_source[profile.source].append(profile)
+    result: dict[str, tuple[str, ...]] = {}
+    for e in entries:
+        listed = {slugify(a) for a in e.authors}
+        found: list[str] = []
+        for source in e.sources:
+            for profile in by_source.get(str(dict(source).get("file", "")), ()):
+                names = {profile.slug, slugify(profile.name), *(slugify(a) for a in profile.aliases)}
+                if not names & listed and profile.name not in found:
+                    found.append(profile.name)
+        result[e.slug] = tuple(found)
+    return result
 
 
 def _name_slugs(names: list[str]) -> dict[str, str]:
@@ -172,21 +202,22 @@ def _recent(entries: list[Entry]) -> tuple[str, ...]:
     return tuple(e.slug for e in added)
 
 
-def _authors(entries: list[Entry], slugs: dict[str, str], tag_slugs: dict[str, str],
-             profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
+def _authors(entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
+             tag_slugs: dict[str, str], profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
     papers_of: dict[str, list[Entry]] = defaultdict(list)
     for e in entries:
-        for a in e.authors:
+        for a in e.authors + unlisted[e.slug]:
             papers_of[a].append(e)
     by_slug = {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
     result = []
     for name in sorted(papers_of, key=lambda n: (_sort_name(n), n)):
         own = papers_of[name]
-        co = Counter(a for e in own for a in e.authors if a != name)
+        co = Counter(a for e in own for a in e.authors + unlisted[e.slug] if a != name)
         topics = Counter(t for e in own for t in e.tags)
         result.append(Author(
             name=name, slug=slugs[name], papers=tuple(e.slug for e in own),
-            coauthors=_top(co, slugs), topics=_top(topics, tag_slugs),
+            coauthors=_top(co, slugs, MAX_COAUTHORS), topics=_top(topics, tag_slugs, MAX_TOPICS),
+            coauthor_total=len(co),
             profile=by_slug.get(slugs[name]) or by_slug.get(slugify(name)),
         ))
     return tuple(result)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -49,7 +50,7 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "paper": paper,
         "newer": site.papers[paper.newer] if paper.newer else None,
         "older": site.papers[paper.older] if paper.older else None,
-        "bibtex": citations.bibtex([paper], site.config),
+        "bibtex": citations.bibtex([paper], site.config, r._bib),
         "coins": r.coins(paper),
         "json_ld": r.json_ld(paper),
         "category_name": categories.display_name(e.category) if e.category else "",
@@ -111,7 +112,7 @@ def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, A
 def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     year = next(y for y in site.years if y.slug == spec.key)
     months = [(m, r.items(m.papers, root)) for m in year.months]
-    undated = r.items(year.papers, root) if not year.year else []
+    undated = r.items(year.papers, root, level=2) if not year.year else []  # no month headings: h1 > h2
     index = [y.slug for y in site.years]
     i = index.index(year.slug)
     return {"title": f"Papers of {year.label}" if year.year else "Undated papers",
@@ -122,12 +123,13 @@ def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
 
 
 def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
-    groups: dict[str, list[str]] = defaultdict(list)
+    groups: dict[dt.date, list[str]] = defaultdict(list)
     for slug in site.recent:
         added = site.papers[slug].entry.added
-        groups[added.isoformat() if added else ""].append(slug)
+        if added:
+            groups[added].append(slug)
     return {"title": "Recently added", "description": f"Papers most recently added to {site.config.title}.",
-            "groups": [(day, r.items(slugs, root)) for day, slugs in groups.items()],
+            "groups": [(day, r.items(slugs, root)) for day, slugs in groups.items()],  # day: a date, newest first
             "feed_url": "recent/feed.xml"}
 
 

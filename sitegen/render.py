@@ -37,12 +37,26 @@ def theme_dirs(root: Path, name: str) -> list[Path]:
     return seen
 
 
+def static_files(root: Path, theme: str) -> dict[str, Path]:
+    """Static assets of the theme chain; a theme's file overrides the default theme's."""
+    files: dict[str, Path] = {}
+    for directory in reversed(theme_dirs(root, theme)):
+        static = directory / "static"
+        if static.is_dir():
+            for path in sorted(static.rglob("*")):
+                if path.is_file() and not path.name.startswith("."):
+                    files[path.relative_to(static).as_posix()] = path
+    return files
+
+
 def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
     """Jinja environment over the theme chain; a missing variable is an error, not blank."""
     dirs = theme_dirs(root, config.theme)
-    if not any((d / "templates").is_dir() for d in dirs):
-        raise SitegenError.single(Location("site.yaml", 1), "E402", f"theme '{config.theme}' not found",
-                                  "themes live in themes/<name>/templates/")
+    named = root / "themes" / config.theme
+    if not any((d / "templates").is_dir() for d in dirs) or (config.theme != "default" and not named.is_dir()):
+        raise SitegenError.single(Location("site.yaml", _setting_line(root, "theme")), "E402",
+                                  f"theme '{config.theme}' not found",
+                                  f"themes live in themes/<name>/templates/; there is no {relpath(named, root)}/")
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d / "templates")) for d in dirs]),
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
@@ -54,6 +68,15 @@ def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
     return env
+
+
+def _setting_line(root: Path, key: str) -> int:
+    """The line of a top-level setting in site.yaml, for messages (1 when it cannot be found)."""
+    try:
+        lines = (root / "site.yaml").read_text(encoding="utf-8-sig").splitlines()
+    except OSError:
+        return 1
+    return next((i for i, line in enumerate(lines, 1) if line.startswith(f"{key}:")), 1)
 
 
 def json_for_script(value: Any) -> Markup:
@@ -76,15 +99,18 @@ class Renderer:
         self.root = root
         self.assets = assets  # static path -> short content hash, for cache-busting URLs
         self._items: dict[tuple[str, str, int], Markup] = {}
+        self._bib: dict[str, str] = {}  # slug -> BibTeX entry, shared by every .bib file of a build
+        self._ris: dict[str, str] = {}
         self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
-            "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config).encode(),
-            "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config).encode(),
+            "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
+            "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
             "cite-json": lambda s: citations.csl_json([site.papers[s.key]], site.config).encode(),
             "author-bib": lambda s: citations.bibtex(self._papers(site.author_index[s.key].papers),
-                                                     site.config).encode(),
-            "tag-bib": lambda s: citations.bibtex(self._papers(site.tag_index[s.key].papers), site.config).encode(),
-            "reading-list-bib": lambda s: citations.bibtex(self._papers(site.order), site.config).encode(),
-            "reading-list-ris": lambda s: citations.ris(self._papers(site.order), site.config).encode(),
+                                                     site.config, self._bib).encode(),
+            "tag-bib": lambda s: citations.bibtex(self._papers(site.tag_index[s.key].papers), site.config,
+                                                  self._bib).encode(),
+            "reading-list-bib": lambda s: citations.bibtex(self._papers(site.order), site.config, self._bib).encode(),
+            "reading-list-ris": lambda s: citations.ris(self._papers(site.order), site.config, self._ris).encode(),
             "reading-list-json": lambda s: citations.csl_json(self._papers(site.order), site.config).encode(),
             "papers-json": lambda s: data.papers_json(self._papers(site.order), site.config).encode(),
             "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {site.config.absolute('sitemap.xml')}\n".encode(),

@@ -12,10 +12,10 @@
   if (!mount || !window.URL || !window.history) return;
 
   var FACETS = [
-    { key: "tag", label: "Tag", any: "Any tag" },
-    { key: "author", label: "Author", any: "Any author" },
-    { key: "year", label: "Year", any: "Any year" },
-    { key: "category", label: "arXiv category", any: "Any category" }
+    { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
+    { key: "author", label: "Author", noun: "author", any: "Any author" },
+    { key: "year", label: "Year", noun: "year", any: "Any year" },
+    { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" }
   ];
   var SORTS = [
     { key: "", label: "Relevance", sort: null },
@@ -105,7 +105,8 @@
   var form = el("form", { class: "search-form", role: "search", "aria-label": "Search the reading list" }, [
     el("label", { for: "search-query", class: "search-label", text: "Search titles, authors, abstracts and notes" }),
     el("div", { class: "search-box" }, [input]),
-    el("p", { id: "search-hint", class: "search-hint muted", text: "Arrow keys move through the results, Enter opens one, Escape comes back here." })
+    el("p", { id: "search-hint", class: "search-hint muted",
+              text: "Arrow keys move through the results, Enter opens one, Escape comes back here." })
   ]);
 
   var selects = {};
@@ -122,10 +123,12 @@
   var wantedSort = params.get("sort") || "";
   sortSelect.value = SORTS.some(function (s) { return s.key === wantedSort; }) ? wantedSort : "";
   var clearButton = el("button", { type: "button", class: "search-clear", hidden: true, text: "Clear filters" });
+  var sortField = el("div", { class: "search-field" }, [
+    el("label", { for: "search-sort", text: "Sort by" }), sortSelect
+  ]);
+  var legend = el("legend", { class: "visually-hidden", text: "Filter and sort the results" });
   var controls = el("div", { class: "search-controls" }, [
-    el("fieldset", { class: "search-filters" }, [el("legend", { class: "visually-hidden", text: "Filter the results" })]
-      .concat(facetControls)
-      .concat([el("div", { class: "search-field" }, [el("label", { for: "search-sort", text: "Sort by" }), sortSelect])]))
+    el("fieldset", { class: "search-filters" }, [legend].concat(facetControls, [sortField]))
   ]);
   var status = el("p", { id: "search-status", class: "search-status", role: "status", "aria-live": "polite" });
   var summary = el("div", { class: "search-summary" }, [status, clearButton]);
@@ -195,7 +198,7 @@
     var text = count === 0 ? "No papers match" : plural(count, "paper matches", "papers match");
     if (q) text += " \u201c" + q + "\u201d";
     var parts = FACETS.filter(function (f) { return filters[f.key]; }).map(function (f) {
-      return f.label.toLowerCase() + " " + filters[f.key];
+      return f.noun + " " + filters[f.key];
     });
     if (parts.length) text += (q ? " with " : " ") + parts.join(", ");
     return text + ".";
@@ -387,7 +390,9 @@
 
   // ---- start ---------------------------------------------------------------------------------------------------
   setState("loading");
-  if (input.value.trim() || Object.keys(selectedFilters()).length) status.textContent = "Loading the search index\u2026";
+  if (input.value.trim() || Object.keys(selectedFilters()).length) {
+    status.textContent = "Loading the search index\u2026";
+  }
   import(new URL("pagefind.js", bundle).href).then(function (module) {
     pagefind = module;
     return pagefind.options({ baseUrl: siteRoot.pathname, excerptLength: 28 });

@@ -6,7 +6,7 @@
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
     var target = event.target;
     if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
-    var box = document.querySelector("#search input[type=search], #site-search");
+    var box = document.querySelector("#search input[type=search]") || document.getElementById("site-search");
     if (box) { event.preventDefault(); box.focus(); }
   });
   // "Copy BibTeX" buttons: shown only where the clipboard can be written.

@@ -1,0 +1,186 @@
+"""Citations: every .bib parses with bibtexparser, RIS with rispy, CSL-JSON as JSON, all agreeing with the entries."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import bibtexparser
+import pytest
+import rispy
+
+from sitegen import config as site_config
+from sitegen import model
+from sitegen.errors import Report
+from sitegen.loader import entry_from_text
+from sitegen.outputs import citations
+
+from ..conftest import BuiltSite
+from ..html_tools import committed_entries, entry_date
+
+VTC = "vtc-dnn-compilation-with-virtual-tensors-for-data-movement"
+MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+# A LaTeX special outside math that is not escaped: '&', '%', '#', '_' without a backslash before them,
+# '~' and '^' anywhere (they are written as \textasciitilde{} / \textasciicircum{}).
+UNESCAPED = re.compile(r"(?<!\\)[&%#_]|[~^]")
+
+
+def bib_files(output: Path) -> list[str]:
+    names = ["reading-list.bib"]
+    for pattern in ("papers/*/cite.bib", "tags/*/papers.bib", "authors/*/papers.bib"):
+        names += sorted(p.relative_to(output).as_posix() for p in output.glob(pattern))
+    return names
+
+
+@cache
+def parse_bib(path: Path) -> bibtexparser.Library:
+    return bibtexparser.parse_string(path.read_text(encoding="utf-8"))
+
+
+def fields(entry: Any) -> dict[str, str]:
+    return {f.key: str(f.value) for f in entry.fields}
+
+
+def _slug(url: str) -> str:
+    return url.rstrip("/").rsplit("/", 1)[-1]
+
+
+def test_every_bib_file_is_there(built_site: BuiltSite) -> None:
+    names = bib_files(built_site.output)
+    kinds = built_site.result.pages_by_kind
+    assert len(names) == 1 + kinds["cite-bib"] + kinds["tag-bib"] + kinds["author-bib"] == 1 + 106 + 42 + 17
+
+
+def test_every_bib_parses_with_unique_keys_and_the_fields_the_entry_supports(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    for name in bib_files(built_site.output):
+        library = parse_bib(built_site.output / name)
+        assert library.failed_blocks == [], f"{name}: {[b.error for b in library.failed_blocks]}"
+        keys = [e.key for e in library.entries]
+        assert keys and len(keys) == len(set(keys)), f"{name}: duplicate keys"
+        for entry in library.entries:
+            f = fields(entry)
+            meta = entries[_slug(f["url"])]
+            assert f.get("title", "").strip("{}"), f"{name}: {entry.key} has no title"
+            assert ("author" in f) == bool(meta.get("authors")), f"{name}: {entry.key} author"
+            date = entry_date(meta)
+            assert ("year" in f) == (date is not None), f"{name}: {entry.key} year"
+            if date:
+                assert f["year"] == str(date.year)
+                assert f["month"] == MONTHS[date.month - 1]  # the bare month macro, not "{feb}"
+            assert entry.entry_type == "misc"
+
+
+def test_the_whole_list_has_every_paper_once_with_the_same_keys_as_each_page(built_site: BuiltSite) -> None:
+    library = parse_bib(built_site.output / "reading-list.bib")
+    by_slug = {_slug(fields(e)["url"]): e.key for e in library.entries}
+    assert set(by_slug) == set(committed_entries()) and len(library.entries) == 106
+    for slug, key in by_slug.items():
+        [single] = parse_bib(built_site.output / "papers" / slug / "cite.bib").entries
+        assert single.key == key
+    assert by_slug[VTC] == "hu2026vtc"
+
+
+def test_tag_and_author_bibs_hold_their_papers(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    tagged = {_slug(fields(e)["url"]) for e in parse_bib(built_site.output / "tags/compilers/papers.bib").entries}
+    assert tagged == {s for s, m in entries.items() if "compilers" in (m.get("tags") or [])}
+    vima = {_slug(fields(e)["url"]) for e in parse_bib(built_site.output / "authors/vima-gupta/papers.bib").entries}
+    assert vima == {s for s, m in entries.items() if "Vima Gupta" in (m.get("authors") or [])} | {VTC}
+
+
+def test_keys_do_not_depend_on_the_base_url(built_site: BuiltSite, root_site: BuiltSite) -> None:
+    first = [e.key for e in parse_bib(built_site.output / "reading-list.bib").entries]
+    second = [e.key for e in parse_bib(root_site.output / "reading-list.bib").entries]
+    assert first == second
+
+
+def test_vtc_bibtex_names_its_authors_and_others(built_site: BuiltSite) -> None:
+    [entry] = parse_bib(built_site.output / "papers" / VTC / "cite.bib").entries
+    f = fields(entry)
+    assert f["author"] == "Hu, Muyan and Gupta, Ahan and Yuan, Jiachen and others"
+    assert f["title"] == "{VTC: DNN Compilation with Virtual Tensors for Data Movement Elimination}"
+    assert f["url"] == built_site.base_url + f"papers/{VTC}/"
+
+
+def test_latex_specials_in_titles_are_escaped(built_site: BuiltSite) -> None:
+    library = parse_bib(built_site.output / "reading-list.bib")
+    titles = {_slug(fields(e)["url"]): fields(e)["title"] for e in library.entries}
+    special = {s: m["title"] for s, m in committed_entries().items() if re.search(r"[&%#_~^$\\{}]", m["title"])}
+    assert special, "the committed list has titles with '&' and '^'"
+    for slug, title in titles.items():
+        outside_math = re.sub(r"(?<!\\)\$[^$]*(?<!\\)\$", "", title)
+        assert not UNESCAPED.search(outside_math), f"{slug}: {title}"
+        assert title.count("{") - title.count(r"\{") == title.count("}") - title.count(r"\}"), title
+    t3 = next(t for s, t in titles.items() if committed_entries()[s]["title"].startswith("T3:"))
+    assert r"Tracking \& Triggering" in t3 and r"Compute \& Collectives" in t3
+    m3 = next(t for s, t in titles.items() if committed_entries()[s]["title"].startswith("M^3ViT"))
+    assert m3.startswith(r"{M\textasciicircum{}3ViT")
+
+
+def test_latex_escape_keeps_math_and_escapes_everything_else() -> None:
+    text = r"50% of A&B_c #1 {x} ~y^z \cmd and $O(n^2)$ with an unbalanced $x}$ tail"
+    escaped = citations.latex_escape(text)
+    assert escaped == (r"50\% of A\&B\_c \#1 \{x\} \textasciitilde{}y\textasciicircum{}z \textbackslash{}cmd and "
+                       r"$O(n^2)$ with an unbalanced \$x\}\$ tail")
+
+
+def test_hostile_titles_and_names_still_give_a_parseable_bib_entry() -> None:
+    text = ("---\ntitle: 'Braces } { and @misc{evil, title = {x}} & 100% \\\\ $a_{b}$'\n"
+            "authors: ['J. {Weird} Name', 'Ann \"Q\" Lee']\ndate: 2024-03-05\n---\n")
+    report = Report()
+    entry = entry_from_text(text, "content/papers/evil.md", "evil", report)
+    assert entry is not None, report.format()
+    cfg = site_config.SiteConfig()
+    paper = model.Paper(entry, "papers/evil/", (), (), None, "name2024braces")
+    library = bibtexparser.parse_string(citations.bibtex([paper], cfg))
+    assert library.failed_blocks == [] and [e.key for e in library.entries] == ["name2024braces"]
+    f = fields(library.entries[0])
+    assert "@misc" in f["title"] and f["month"] == "mar" and f["author"].startswith(r"Name, J. \{Weird\}")
+
+
+def test_every_ris_file_parses_with_rispy(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    records = rispy.loads((built_site.output / "reading-list.ris").read_text(encoding="utf-8"))
+    assert len(records) == 106
+    bib_keys = {e.key for e in parse_bib(built_site.output / "reading-list.bib").entries}
+    assert {r["id"] for r in records} == bib_keys
+    for path in sorted(built_site.output.glob("papers/*/cite.ris")):
+        [record] = rispy.loads(path.read_text(encoding="utf-8"))
+        meta = entries[path.parent.name]
+        assert record["type_of_reference"] == "GEN"
+        assert record["title"] == " ".join(meta["title"].split())
+        names = [" ".join(reversed(a.split(", ", 1))) for a in record.get("authors", [])]
+        assert names == list(meta.get("authors") or [])
+        date = entry_date(meta)
+        assert record.get("year") == (str(date.year) if date else None)
+
+
+def test_csl_json_is_valid_json_with_id_title_and_type(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    items = json.loads((built_site.output / "reading-list.json").read_text(encoding="utf-8"))
+    assert isinstance(items, list) and len(items) == 106
+    assert len({i["id"] for i in items}) == 106
+    for path in sorted(built_site.output.glob("papers/*/cite.json")):
+        [item] = json.loads(path.read_text(encoding="utf-8"))
+        assert {"id", "title", "type"} <= set(item) and item["type"] == "article"
+        meta = entries[path.parent.name]
+        date = entry_date(meta)
+        assert item.get("issued") == ({"date-parts": [[date.year, date.month, date.day]]} if date else None)
+        assert [a.get("literal") or f"{a['given']} {a['family']}" for a in item.get("author", [])] == list(
+            meta.get("authors") or [])
+
+
+@pytest.mark.parametrize("month", range(1, 13))
+def test_every_month_is_written_as_its_macro(month: int) -> None:
+    report = Report()
+    entry = entry_from_text("---\ntitle: T\n---\n", "content/papers/t.md", "t", report)
+    assert entry is not None
+    paper = model.Paper(dataclasses.replace(entry, date=dt.date(2024, month, 1)), "papers/t/", (), (), None, "t2024")
+    text = citations.bibtex([paper], site_config.SiteConfig())
+    assert f"month = {MONTHS[month - 1]}," in text
