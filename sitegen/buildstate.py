@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -88,7 +89,21 @@ def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[
 
 
 def outputs_intact(saved: Saved, output: Path) -> bool:
-    """True when every file the last build wrote is still there, unchanged (size and mtime)."""
+    """True when the output holds exactly the files the last build wrote, unchanged (size, mtime).
+
+    A file someone added by hand also fails the check: a full build then removes it, as
+    stale files must disappear. The search bundle is rebuilt by its own step and not counted.
+    """
+    expected = len(saved.outputs)
+    found = 0
+    for folder, dirs, files in os.walk(output):
+        if folder == str(output):
+            dirs[:] = [d for d in dirs if d != "pagefind"]
+        found += len(files)
+        if found > expected:
+            return False
+    if found != expected:
+        return False
     for out, (_, size, mtime) in saved.outputs.items():
         try:
             st = (output / out).stat()

@@ -71,7 +71,7 @@ def init_site(target: Path, title: str = "My reading list", curator: str = "") -
     files = {
         "site.yaml": STARTER_CONFIG.format(title=_yaml_text(title), curator=_yaml_text(curator or "me")),
         "README.md": STARTER_README.format(title=title),
-        ".gitignore": "/public/\n__pycache__/\n",
+        ".gitignore": "/public/\n/.sitegen-cache/\n__pycache__/\n",
         "content/dumps/.gitkeep": "",
         "content/authors/.gitkeep": "",
         "requirements.txt": "# What the Pages workflow installs to build this site. Point it at the sitegen\n"

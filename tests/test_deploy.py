@@ -27,7 +27,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
     for key, value in ENV.items():
         monkeypatch.setenv(key, value)
     site = copy_site(tmp_path / "site", papers=12)
-    (site / ".gitignore").write_text("/public/\n")
+    (site / ".gitignore").write_text("/public/\n/.sitegen-cache/\n")
     remote = tmp_path / "remote.git"
     git(tmp_path, "init", "--bare", "-q", "-b", "main", str(remote))
     git(site, "init", "-q", "-b", "main")

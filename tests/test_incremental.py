@@ -181,3 +181,12 @@ def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytes
     build(root, tmp_path / "parallel", search=False, jobs=2, use_cache=False)
     build(root, tmp_path / "single", search=False, jobs=1, use_cache=False)
     assert tree_bytes(tmp_path / "parallel") == tree_bytes(tmp_path / "single")
+
+
+def test_stray_file_in_output_disappears_on_rebuild(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    stray = tmp_path / "public" / "papers" / "left-over.html"
+    stray.write_text("not from this build")
+    build(root, tmp_path / "public", search=False)
+    assert not stray.exists()

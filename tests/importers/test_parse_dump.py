@@ -190,7 +190,7 @@ def test_generated_profile_round_trips(data: st.DataObject, captured: dt.date, e
     assert len(dump.papers) == len(papers)
     for made, got in zip(papers, dump.papers, strict=True):
         assert got.title == _clean_title(made.title)
-        assert got.abstract == made.abstract
+        assert got.abstract == " ".join(made.abstract.split())  # dumps carry stray spaces; parsers fold them
         assert (got.date, got.date_has_year) == (made.date, made.with_year)
         assert got.authors == made.authors and got.authors_truncated is made.truncated
         assert got.category == CATEGORIES[made.category]
@@ -210,7 +210,7 @@ def test_generated_listing_round_trips(data: st.DataObject, captured: dt.date, e
     assert len(dump.papers) == len(papers)
     for made, got in zip(papers, dump.papers, strict=True):
         assert got.title == _clean_title(made.title)
-        assert got.abstract == made.abstract
+        assert got.abstract == " ".join(made.abstract.split())  # dumps carry stray spaces; parsers fold them
         assert got.date == made.date
         assert got.author_count == made.count
         assert got.upvotes == made.upvotes
