@@ -66,12 +66,19 @@ def split_name(name: str) -> tuple[str, str]:
     return (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
 
 
+def _bib_name(name: str) -> str:
+    """'Family, Given' for BibTeX; a name holding the word 'and' is braced whole so it stays one author."""
+    if re.search(r"\band\b", name, re.IGNORECASE):
+        return "{" + latex_escape(name) + "}"
+    family, given = split_name(name)
+    return f"{latex_escape(family)}, {latex_escape(given)}" if given else latex_escape(family)
+
+
 def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     e = paper.entry
     fields = [bib.Field("title", "{{" + latex_escape(e.title) + "}}")]
     if e.authors:
-        names = [f"{latex_escape(f)}, {latex_escape(g)}" if g else latex_escape(f)
-                 for f, g in map(split_name, e.authors)]
+        names = [_bib_name(name) for name in e.authors]
         if e.authors_truncated or e.hidden_authors:
             names.append("others")
         fields.append(bib.Field("author", " and ".join(names)))

@@ -184,3 +184,22 @@ def test_every_month_is_written_as_its_macro(month: int) -> None:
     paper = model.Paper(dataclasses.replace(entry, date=dt.date(2024, month, 1)), "papers/t/", (), (), None, "t2024")
     text = citations.bibtex([paper], site_config.SiteConfig())
     assert f"month = {MONTHS[month - 1]}," in text
+
+
+def test_an_author_name_containing_and_stays_one_author() -> None:
+    import bibtexparser
+    from bibtexparser.middlewares import SeparateCoAuthors
+
+    from sitegen.config import SiteConfig
+    from sitegen.errors import Report
+    from sitegen.loader import Content, entry_from_text
+    from sitegen.model import build_site
+    from sitegen.outputs.citations import bibtex
+
+    text = "---\ntitle: Teams\nauthors: [Research and Development Team, Ada Lovelace]\ndate: 2024-01-02\n---\n"
+    entry = entry_from_text(text, "content/papers/teams.md", "teams", Report())
+    assert entry is not None
+    site = build_site(SiteConfig(), Content((entry,), ()))
+    parsed = bibtexparser.parse_string(bibtex(site.papers.values(), site.config),
+                                       append_middleware=[SeparateCoAuthors()])
+    assert parsed.entries[0]["author"] == ["{Research and Development Team}", "Lovelace, Ada"]
