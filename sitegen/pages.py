@@ -13,6 +13,7 @@ from .routes import PageSpec
 if TYPE_CHECKING:
     from .render import Renderer
 
+HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
 NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
        ("recent/", "Recently added"), ("search/", "Search"))
 
@@ -36,6 +37,9 @@ def _home(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         "prev_url": None if n == 1 else ("" if n == 2 else f"page/{n - 1}/"),
         "next_url": f"page/{n + 1}/" if n < site.pages else None,
         "feed_url": "feed.xml",
+        "top_tags": sorted((t for t in site.tags if not t.is_category),
+                           key=lambda t: (-len(t.papers), t.name.casefold()))[:HOME_TAGS],
+        "years": site.years,
     }
 
 
