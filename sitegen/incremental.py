@@ -41,6 +41,12 @@ class Change:
     full: bool = False
 
 
+def _same_front_matter(old: Entry, new: Entry) -> bool:
+    """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
+    return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text,
+                   digest=old.digest, body_line=old.body_line) == old
+
+
 def list_signature(content: Content, drafts: bool) -> str:
     """A digest of what listings, neighbours and indexes depend on besides each entry's own text."""
     rows = [(e.slug, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts, e.sources)
@@ -182,7 +188,7 @@ class SiteState:
         site = getattr(self, "site", None)
         if site is None:
             return None
-        changed = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
+        changed = {t.split(":", 1)[1] for t in tokens if t.startswith(("entry:", "notes:"))}
         fresh = {e.slug: e for e in entries.values() if e.slug in changed}
         if set(fresh) != changed or any(slug not in site.papers for slug in changed):
             return None
@@ -231,6 +237,8 @@ class SiteState:
             new = load_entry(full, self.root, report) if full.exists() else None
             if new:
                 entries[key] = new
+            if old and new and _same_front_matter(old, new):
+                return {f"notes:{new.slug}", "notes"}  # only the paper page and papers.json show notes
             return {f"entry:{e.slug}" for e in (old, new) if e}
         if kind == "profile":
             old_p = profiles.pop(key, None)

@@ -7,9 +7,14 @@ build writes is a route listed here, with the inputs it depends on (for rebuilds
 from __future__ import annotations
 
 import datetime as dt
+import heapq
+import operator
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
+from typing import NamedTuple
 
 from . import categories
 from .config import SiteConfig
@@ -22,9 +27,11 @@ MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "
                "September", "October", "November", "December")
 
 
-@dataclass(frozen=True)
-class Ref:
-    """A named link target: an author, a tag or a category, with its URL slug."""
+class Ref(NamedTuple):
+    """A named link target: an author, a tag or a category, with its URL slug.
+
+    A named tuple, not a dataclass: a large list holds millions of co-author links.
+    """
 
     name: str
     slug: str
@@ -57,15 +64,39 @@ class Paper:
 
 @dataclass(frozen=True)
 class Author:
-    """An author page: their papers newest first, co-authors and topics."""
+    """An author page: their papers newest first, co-authors and topics.
+
+    Co-authors and topics are worked out when first read: counting every author's
+    co-authors grows with the square of the author lists, and an incremental build
+    renders only a few author pages.
+    """
 
     name: str
     slug: str
     papers: tuple[str, ...]
-    coauthors: tuple[Ref, ...]  # the most frequent ones, at most MAX_COAUTHORS
-    topics: tuple[Ref, ...]
     profile: AuthorProfile | None = None
-    coauthor_total: int = 0
+    network: _Network | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def _links(self) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
+        if self.network is None:
+            return (), (), 0
+        return self.network.links(self.name, self.papers)
+
+    @property
+    def coauthors(self) -> tuple[Ref, ...]:
+        """The most frequent co-authors, at most MAX_COAUTHORS."""
+        return self._links[0]
+
+    @property
+    def topics(self) -> tuple[Ref, ...]:
+        """The author's most frequent tags, at most MAX_TOPICS."""
+        return self._links[1]
+
+    @property
+    def coauthor_total(self) -> int:
+        """How many different people the author wrote with."""
+        return self._links[2]
 
 
 @dataclass(frozen=True)
@@ -176,10 +207,11 @@ def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile])
             by_source[profile.source].append(profile)
     result: dict[str, tuple[str, ...]] = {}
     for e in entries:
-        listed = {slugify(a) for a in e.authors}
         found: list[str] = []
         for source in e.sources:
-            for profile in by_source.get(str(dict(source).get("file", "")), ()):
+            owners = by_source.get(str(dict(source).get("file", "")), ())
+            listed = {slugify(a) for a in e.authors} if owners else set()
+            for profile in owners:
                 names = {profile.slug, slugify(profile.name), *(slugify(a) for a in profile.aliases)}
                 if not names & listed and profile.name not in found:
                     found.append(profile.name)
@@ -204,23 +236,34 @@ def _recent(entries: list[Entry]) -> tuple[str, ...]:
 
 def _authors(entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
              tag_slugs: dict[str, str], profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
-    papers_of: dict[str, list[Entry]] = defaultdict(list)
+    network = _Network(entries, unlisted, slugs, tag_slugs)
+    papers_of: dict[str, list[str]] = defaultdict(list)
     for e in entries:
-        for a in e.authors + unlisted[e.slug]:
-            papers_of[a].append(e)
+        for a in network.names_of[e.slug]:
+            papers_of[a].append(e.slug)
     by_slug = {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
-    result = []
-    for name in sorted(papers_of, key=lambda n: (_sort_name(n), n)):
-        own = papers_of[name]
-        co = Counter(a for e in own for a in e.authors + unlisted[e.slug] if a != name)
-        topics = Counter(t for e in own for t in e.tags)
-        result.append(Author(
-            name=name, slug=slugs[name], papers=tuple(e.slug for e in own),
-            coauthors=_top(co, slugs, MAX_COAUTHORS), topics=_top(topics, tag_slugs, MAX_TOPICS),
-            coauthor_total=len(co),
-            profile=by_slug.get(slugs[name]) or by_slug.get(slugify(name)),
-        ))
-    return tuple(result)
+    return tuple(
+        Author(name=name, slug=slugs[name], papers=tuple(papers_of[name]),
+               profile=by_slug.get(slugs[name]) or by_slug.get(slugify(name)), network=network)
+        for name in sorted(papers_of, key=lambda n: (_sort_name(n), n))
+    )
+
+
+class _Network:
+    """Who wrote with whom and on what, shared by every Author for their lazy co-author lists."""
+
+    def __init__(self, entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
+                 tag_slugs: dict[str, str]):
+        self.names_of = {e.slug: e.authors + unlisted[e.slug] for e in entries}
+        self.tags_of = {e.slug: e.tags for e in entries}
+        self.authors, self.tags = _Ranking(slugs), _Ranking(tag_slugs)
+
+    def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
+        """Top co-authors, top topics and the number of distinct co-authors of one author."""
+        co = Counter(chain.from_iterable(self.names_of[slug] for slug in papers))  # counted in C
+        del co[name]
+        topics = Counter(chain.from_iterable(self.tags_of[slug] for slug in papers))
+        return self.authors.top(co, MAX_COAUTHORS), self.tags.top(topics, MAX_TOPICS), len(co)
 
 
 def _sort_name(name: str) -> str:
@@ -229,12 +272,30 @@ def _sort_name(name: str) -> str:
     return " ".join(parts[-1:] + parts[:-1]).casefold() if parts else ""
 
 
-def _top(counter: Counter[str], slugs: dict[str, str], limit: int | None = None) -> tuple[Ref, ...]:
-    ranked = sorted(counter.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
-    return tuple(Ref(name, slugs[name], n) for name, n in ranked[:limit])
+class _Ranking:
+    """Names ranked most frequent first, ties A-Z (case-folded), with their slugs.
+
+    Each (count, name) pair is packed into one integer so the sort compares plain ints:
+    ranking every author's co-authors is the largest sort of a big list.
+    """
+
+    def __init__(self, slugs: dict[str, str]):
+        self.names = sorted(slugs, key=lambda n: (n.casefold(), n))
+        self.rank = {name: i for i, name in enumerate(self.names)}
+        self.slugs = slugs
+
+    def top(self, counter: Counter[str], limit: int | None = None) -> tuple[Ref, ...]:
+        size = len(self.names)
+        # rank - count * size for every pair, with map() over builtins so no bytecode runs per name
+        codes = list(map(operator.sub, map(self.rank.__getitem__, counter), map(size.__mul__, counter.values())))
+        codes = heapq.nsmallest(limit, codes) if limit is not None and len(codes) > limit else sorted(codes)
+        names, slugs = self.names, self.slugs
+        return tuple(Ref(names[code % size], slugs[names[code % size]], -(code // size))
+                     for code in codes)
 
 
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
+    ranking = _Ranking(slugs)
     papers_of: dict[str, list[str]] = defaultdict(list)
     co: dict[str, Counter[str]] = defaultdict(Counter)
     for e in entries:
@@ -242,7 +303,7 @@ def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
             papers_of[t].append(e.slug)
             co[t].update(o for o in e.tags if o != t)
     return tuple(
-        Tag(name=t, slug=slugs[t], papers=tuple(papers_of[t]), related=_top(co[t], slugs, 8),
+        Tag(name=t, slug=slugs[t], papers=tuple(papers_of[t]), related=ranking.top(co[t], 8),
             is_category=categories.expand(t) == t, title=categories.display_name(t))
         for t in sorted(papers_of, key=str.casefold)
     )

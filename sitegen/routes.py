@@ -1,8 +1,10 @@
 """The render plan: every file the build writes, its kind, template and inputs.
 
 Each page names the inputs it is made from (`entry:<slug>`, `profile:<slug>`,
-`config`, `list` for anything that depends on the set, order, dates, authors or
-tags of papers, `entries` for pages showing something of every paper), so a
+`notes:<slug>` when only an entry's notes changed, `config`, `list` for anything
+that depends on the set, order, dates, authors or tags of papers, `entries` for
+pages showing something of every paper, `notes` for those showing every paper's
+notes), so a
 change can select exactly the pages to re-render, and incremental output can be
 proved equal to a full build.
 """
@@ -50,7 +52,7 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
         pages.append(PageSpec(out, "home", str(n), "index.html", every | _entries(site, chunk)))
     for slug, paper in site.papers.items():
         near = [s for s in (paper.newer, paper.older) if s]
-        deps = every | _entries(site, [slug, *near])
+        deps = every | _entries(site, [slug, *near]) | {f"notes:{slug}"}
         pages.append(PageSpec(f"papers/{slug}/index.html", "paper", slug, "paper.html", deps))
         for ext in ("bib", "ris", "json"):
             # "list": the cite key can change when another paper's title or date does
@@ -89,6 +91,7 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
     pages.append(PageSpec(".nojekyll", "nojekyll"))
     if site.config.domain:
         pages.append(PageSpec("CNAME", "cname", "", "", frozenset({"config"})))
-    for name in ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json"):
+    for name in ("reading-list.bib", "reading-list.ris", "reading-list.json"):
         pages.append(PageSpec(name, name.replace(".", "-"), "", "", contents))
+    pages.append(PageSpec("papers.json", "papers-json", "", "", contents | {"notes"}))
     return tuple(pages)

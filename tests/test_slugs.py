@@ -7,6 +7,7 @@ import string
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from slugify import slugify as _slugify
 
 from sitegen.slugs import MAX_SLUG, is_safe_slug, short_hash, slugify, unique_slug
 
@@ -87,3 +88,11 @@ def test_slug_properties(text: str) -> None:
 def test_slug_properties_on_wordy_text(text: str) -> None:
     slug = slugify(text)
     assert is_safe_slug(slug) and slugify(slug) == slug and len(slug) <= MAX_SLUG
+
+
+@given(st.lists(st.text(alphabet="abcXYZ019", min_size=1, max_size=12), min_size=1, max_size=8))
+@settings(max_examples=300)
+def test_plain_ascii_shortcut_agrees_with_the_library(words: list[str]) -> None:
+    text = " ".join(words)
+    expected = _slugify(text, max_length=MAX_SLUG, word_boundary=True, save_order=True)
+    assert slugify(text) == expected
