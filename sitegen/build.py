@@ -179,12 +179,14 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     result.pages_by_kind["rendered"] = change.rendered
     if search and any(w.endswith(".html") for w in change.written + change.removed):
         result.search = refresh_index(output)
-    for path, row in table.items():  # keep every current entry in the cache, the edited ones too
+    for file in changed:  # the cache already holds every unchanged entry
+        path = file.relative_to(root).as_posix()
         entry = state.entries.get(path)
-        if entry is not None and cache.get(str(row[0]), path, entry.slug) is None:
-            cache.put(str(row[0]), entry)
+        if entry is not None and path in table:
+            cache.put(str(table[path][0]), entry)
+    cache.keep(table[path][0] for path in table)
     cache.save()
-    buildstate.save(root, state, inputs, table)
+    buildstate.save(root, state, inputs, table, saved.outputs)
     return result
 
 

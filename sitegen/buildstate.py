@@ -1,5 +1,8 @@
 """What `sitegen build` remembers between runs (`.sitegen-cache/build.json`), as plain JSON.
 
+It holds no render plan: the plan follows from the entries (see
+`SiteState._previous_plan`), and at 10,000 papers it would be most of the file.
+
 With it a new build process can tell that nothing changed (and write nothing), or
 re-render only the pages an edited entry appears on, in place, instead of rendering
 and swapping in the whole site. On any doubt (another sitegen version, a changed
@@ -22,7 +25,6 @@ from .cache import CACHE_DIR, EntryCache
 from .fsutil import write_atomic
 from .incremental import SiteState
 from .render import make_environment, static_files, theme_dirs
-from .routes import PageSpec
 
 STATE = "build.json"
 
@@ -56,7 +58,6 @@ class Saved:
 
     inputs: dict[str, Any]
     entries: dict[str, list[Any]]  # entry path (relative) -> [content hash, size, mtime_ns]
-    plan: dict[str, PageSpec]
     signature: str
     outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns]
 
@@ -64,28 +65,53 @@ class Saved:
 def load(root: Path) -> Saved | None:
     try:
         raw = json.loads((root / CACHE_DIR / STATE).read_text(encoding="utf-8"))
-        plan = {out: PageSpec(out, kind, key, template, frozenset(deps))
-                for out, (kind, key, template, deps) in raw["plan"].items()}
-        return Saved(raw["inputs"], raw["entries"], plan, raw["signature"], raw["outputs"])
+        return Saved(raw["inputs"], raw["entries"], raw["signature"], raw["outputs"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[str, list[Any]]) -> None:
-    """Remember this build: its inputs, entries, render plan and every output file's identity."""
+def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[str, list[Any]],
+         known: dict[str, list[Any]] | None = None) -> None:
+    """Remember this build: its inputs, entries and every output file's identity.
+
+    `known` holds rows of a previous save still true for files this build did not
+    write, so an incremental build stats only what it wrote.
+    """
+    known = known or {}
     outputs: dict[str, list[Any]] = {}
+    folder = str(state.output)
     for out, sha in state.hashes.items():
+        row = known.get(out)
+        if row is not None and row[0] == sha:
+            outputs[out] = row
+            continue
         try:
-            st = (state.output / out).stat()
+            st = os.stat(os.path.join(folder, out))
         except OSError:
             continue
         outputs[out] = [sha, st.st_size, st.st_mtime_ns]
     data = {
         "version": __version__, "inputs": inputs, "entries": entry_keys, "signature": state.signature,
-        "plan": {out: [s.kind, s.key, s.template, sorted(s.deps)] for out, s in sorted(state.plan.items())},
         "outputs": outputs,
     }
     write_atomic(root / CACHE_DIR / STATE, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+
+
+def _scan(output: Path) -> dict[str, tuple[int, int]]:
+    """Every file under the output but the search bundle: relative path -> (size, mtime_ns)."""
+    found: dict[str, tuple[int, int]] = {}
+    stack = [("", str(output))]
+    while stack:
+        prefix, folder = stack.pop()
+        with os.scandir(folder) as listing:
+            for item in listing:
+                if item.is_dir(follow_symlinks=False):
+                    if prefix or item.name != "pagefind":
+                        stack.append((f"{prefix}{item.name}/", item.path))
+                else:
+                    st = item.stat(follow_symlinks=False)
+                    found[prefix + item.name] = (st.st_size, st.st_mtime_ns)
+    return found
 
 
 def outputs_intact(saved: Saved, output: Path) -> bool:
@@ -94,24 +120,13 @@ def outputs_intact(saved: Saved, output: Path) -> bool:
     A file someone added by hand also fails the check: a full build then removes it, as
     stale files must disappear. The search bundle is rebuilt by its own step and not counted.
     """
-    expected = len(saved.outputs)
-    found = 0
-    for folder, dirs, files in os.walk(output):
-        if folder == str(output):
-            dirs[:] = [d for d in dirs if d != "pagefind"]
-        found += len(files)
-        if found > expected:
-            return False
-    if found != expected:
+    try:
+        found = _scan(output)
+    except OSError:
         return False
-    for out, (_, size, mtime) in saved.outputs.items():
-        try:
-            st = (output / out).stat()
-        except OSError:
-            return False
-        if st.st_size != size or st.st_mtime_ns != mtime:
-            return False
-    return True
+    if len(found) != len(saved.outputs):
+        return False
+    return all(found.get(out) == (size, mtime) for out, (_, size, mtime) in saved.outputs.items())
 
 
 def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url: str | None,
@@ -134,7 +149,7 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
         profile = load_profile(profile_path, root, report)
         if profile:
             state.profiles[profile.source_path] = profile
-    state.plan = saved.plan
+    state.plan = None
     state.signature = saved.signature
     state.hashes = {out: sha for out, (sha, _, _) in saved.outputs.items()}
     return state

@@ -2,7 +2,8 @@
 
 JSON, never pickle: a cache file is data a future version can read or ignore.
 Deleting `.sitegen-cache/` never changes the output; it only makes the next build
-parse every entry again.
+parse every entry again. Entries are spread over 256 files by the first two hex digits
+of their key, so saving after a one-entry edit rewrites one small file, not all of them.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +22,7 @@ from .fsutil import write_atomic
 from .loader import Entry
 
 CACHE_DIR = ".sitegen-cache"
-ENTRIES = "entries.json"
+ENTRIES = "entries"  # a folder of shards
 
 
 def digest(data: bytes) -> str:
@@ -48,20 +50,28 @@ class EntryCache:
     """Parsed entries by content hash; `get` misses on any doubt."""
 
     def __init__(self, root: Path):
-        self.path = root / CACHE_DIR / ENTRIES
-        self._data: dict[str, dict[str, Any]] = {}
+        self.folder = root / CACHE_DIR / ENTRIES
+        self._legacy = root / CACHE_DIR / "entries.json"  # the single-file cache of earlier versions
+        self._shards: dict[str, dict[str, dict[str, Any]]] = {}  # key prefix -> key -> fields, read on demand
+        self._dirty: set[str] = set()
         self._used: set[str] = set()
         self.keys: dict[str, str] = {}  # entry path (as shown) -> content hash, for this build
-        self._dirty = False
-        try:
-            raw = json.loads(self.path.read_text(encoding="utf-8"))
-            if raw.get("version") == __version__:
-                self._data = raw["entries"]
-        except (OSError, ValueError, KeyError, AttributeError):
-            self._data = {}
+
+    def _shard(self, prefix: str) -> dict[str, dict[str, Any]]:
+        shard = self._shards.get(prefix)
+        if shard is None:
+            try:
+                raw = json.loads((self.folder / f"{prefix}.json").read_text(encoding="utf-8"))
+                shard = raw["entries"] if raw.get("version") == __version__ else {}
+                if not isinstance(shard, dict):
+                    shard = {}
+            except (OSError, ValueError, KeyError, AttributeError, TypeError):
+                shard = {}
+            self._shards[prefix] = shard
+        return shard
 
     def get(self, key: str, source_path: str, slug: str) -> Entry | None:
-        fields = self._data.get(key)
+        fields = self._shard(key[:2]).get(key)
         if fields is None:
             return None
         try:
@@ -74,15 +84,28 @@ class EntryCache:
         return dataclasses.replace(entry, source_path=source_path, slug=slug)
 
     def put(self, key: str, entry: Entry) -> None:
-        self._data[key] = {f.name: _encode(getattr(entry, f.name)) for f in dataclasses.fields(entry)}
+        self._shard(key[:2])[key] = {f.name: _encode(getattr(entry, f.name)) for f in dataclasses.fields(entry)}
+        self._dirty.add(key[:2])
         self._used.add(key)
         self.keys[entry.source_path] = key
-        self._dirty = True
+
+    def keep(self, keys: Iterable[str]) -> None:
+        """Keep exactly these entries on the next save (the ones the site now holds)."""
+        self._used = set(keys)
 
     def save(self) -> None:
-        """Write the cache when it changed, keeping only entries this build used."""
-        if not self._dirty and set(self._data) == self._used:
-            return
-        kept = {k: self._data[k] for k in sorted(self._used) if k in self._data}
+        """Write the shards that changed, keeping only entries this build used."""
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build
-            write_atomic(self.path, json.dumps({"version": __version__, "entries": kept}, ensure_ascii=False))
+            self._legacy.unlink(missing_ok=True)
+            live = {key[:2] for key in self._used}
+            on_disk = {p.stem for p in self.folder.glob("*.json")} if self.folder.is_dir() else set()
+            for prefix in sorted(on_disk - live):
+                (self.folder / f"{prefix}.json").unlink(missing_ok=True)
+            for prefix in sorted(live):
+                shard = self._shard(prefix)
+                kept = {k: shard[k] for k in sorted(shard) if k in self._used}
+                if prefix in self._dirty or len(kept) != len(shard) or prefix not in on_disk:
+                    self._shards[prefix] = kept
+                    text = json.dumps({"version": __version__, "entries": kept}, ensure_ascii=False)
+                    write_atomic(self.folder / f"{prefix}.json", text)
+            self._dirty.clear()

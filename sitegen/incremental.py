@@ -67,7 +67,8 @@ class SiteState:
         self.entries: dict[str, Entry] = {}
         self.profiles: dict[str, AuthorProfile] = {}
         self.hashes: dict[str, str] = {}
-        self.plan: dict[str, routes.PageSpec] = {}
+        self.plan: dict[str, routes.PageSpec] | None = {}  # None: not known yet (state restored from disk)
+        self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}
 
     # -- loading -----------------------------------------------------------------
@@ -122,8 +123,10 @@ class SiteState:
         change = self._apply(files, set(self.hashes) - set(files))
         change.full, change.rendered = True, len(specs)
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
-        self.entries, self.profiles, self.plan = entries, profiles, specs
+        self.entries, self.profiles, self.plan, self._by_token = entries, profiles, specs, None
         self.signature = list_signature(content, self.drafts)
+        self._caches = {"bib": renderer._bib, "ris": renderer._ris, "csl": renderer._csl,
+                        "records": renderer._records, "items": renderer._items}
         return change
 
     def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
@@ -148,10 +151,16 @@ class SiteState:
         content = self._content(entries, profiles, report)
         if report.has_errors:
             raise BuildFailed(report.items)
-        signature = list_signature(content, self.drafts)
+        if all(t.startswith("notes:") or t == "notes" for t in tokens):
+            signature = self.signature  # notes are no part of it
+        else:
+            signature = list_signature(content, self.drafts)
         if signature != self.signature:
             tokens.add("list")
+        previous_plan = self._previous_plan(signature, report)  # None: the same as the new one
         site = self._patched(entries, tokens) if "list" not in tokens else None
+        # A patched site has the previous structure, so the previous plan still holds.
+        reuse = site is not None and self.plan is not None
         site = site or model.build_site(self.cfg, content, self.drafts)
         if any(t.startswith("entry:") for t in tokens):
             tokens.add("entries")
@@ -159,24 +168,55 @@ class SiteState:
         if "static" in kinds and self.asset_versions:
             tokens.add("config")  # asset URLs carry content hashes: every page links them
         tokens |= self._template_tokens(changed, paths)
-        specs = {s.output: s for s in routes.plan(site)}
+        specs = self.plan if reuse and self.plan is not None else {s.output: s for s in routes.plan(site)}
         templates = self._template_closure(specs.values()) if any(t.startswith("template:") for t in tokens) else {}
         renderer = self._renderer(site, self.env, static)
         self._reuse_caches(renderer, tokens, kinds)
-        files: dict[str, bytes] = {}
-        for out, spec in specs.items():
-            if self.plan.get(out) != spec or spec.deps & tokens or templates.get(spec.template, set()) & tokens:
-                files[out] = renderer.render(spec)
+        before = previous_plan if previous_plan is not None else specs
+        if reuse:
+            selected = {out for t in tokens for out in self._outputs_by_token().get(t, ())}
+        else:
+            selected = {out for out, spec in specs.items() if before.get(out) != spec or spec.deps & tokens}
+        if templates:
+            selected |= {out for out, spec in specs.items() if templates.get(spec.template, set()) & tokens}
+        files = {out: renderer.render(specs[out]) for out in specs if out in selected}
         rendered = len(files)
         files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
                   if "static" in kinds}
-        stale = (set(self.plan) - set(specs)) | {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
+        stale = (set(before) - set(specs)) | {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
         change = self._apply(files, stale)
         change.rendered = rendered
         change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
         self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
-        self.plan, self.signature = specs, signature
+        if specs is not self.plan:
+            self.plan, self._by_token = specs, None
+        self.signature = signature
         return change
+
+    def _outputs_by_token(self) -> dict[str, list[str]]:
+        """Input token -> the outputs made from it, so a small change finds its pages without a scan."""
+        if self._by_token is None:
+            index: dict[str, list[str]] = {}
+            for out, spec in (self.plan or {}).items():
+                for token in spec.deps:
+                    index.setdefault(token, []).append(out)
+            self._by_token = index
+        return self._by_token
+
+    def _previous_plan(self, signature: str, report: Report) -> dict[str, routes.PageSpec] | None:
+        """The plan of the output as it stands; None when it equals the plan about to be made.
+
+        A state restored from disk does not carry its plan: with an unchanged list
+        signature the plan is the same by construction (it depends only on what the
+        signature covers and on the settings), else it is re-derived from the previous
+        entries, which the state holds.
+        """
+        if self.plan is not None:
+            return self.plan
+        if signature == self.signature:
+            return None
+        previous = self._content(self.entries, self.profiles, report)
+        return {s.output: s for s in routes.plan(model.build_site(self.cfg, previous, self.drafts))}
 
     def _patched(self, entries: dict[str, Entry], tokens: set[str]) -> model.Site | None:
         """The previous Site with edited entries swapped in, when nothing structural changed.
@@ -201,11 +241,15 @@ class SiteState:
         """Carry the previous renderer's per-paper caches over, minus what this change touched."""
         previous = getattr(self, "_caches", None)
         if previous and not ({"list", "config"} & tokens or "template" in kinds):
-            changed = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
-            renderer._bib.update((k, v) for k, v in previous[0].items() if k not in changed)
-            renderer._ris.update((k, v) for k, v in previous[1].items() if k not in changed)
-            renderer._items.update((k, v) for k, v in previous[2].items() if k[0] not in changed)
-        self._caches = (renderer._bib, renderer._ris, renderer._items)
+            edited = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
+            noted = {t.removeprefix("notes:") for t in tokens if t.startswith("notes:")}
+            renderer._bib.update((k, v) for k, v in previous["bib"].items() if k not in edited)
+            renderer._ris.update((k, v) for k, v in previous["ris"].items() if k not in edited)
+            renderer._csl.update((k, v) for k, v in previous["csl"].items() if k not in edited)
+            renderer._records.update((k, v) for k, v in previous["records"].items() if k not in edited | noted)
+            renderer._items.update((k, v) for k, v in previous["items"].items() if k[0] not in edited)
+        self._caches = {"bib": renderer._bib, "ris": renderer._ris, "csl": renderer._csl,
+                        "records": renderer._records, "items": renderer._items}
 
     def _kind(self, path: Path, paths: site_config.Paths) -> str:
         path = path if path.is_absolute() else self.root / path

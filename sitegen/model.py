@@ -35,7 +35,7 @@ class Ref(NamedTuple):
 
     name: str
     slug: str
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose: templates read .count
 
 
 @dataclass(frozen=True)

@@ -101,6 +101,8 @@ class Renderer:
         self._items: dict[tuple[str, str, int], Markup] = {}
         self._bib: dict[str, str] = {}  # slug -> BibTeX entry, shared by every .bib file of a build
         self._ris: dict[str, str] = {}
+        self._csl: dict[str, str] = {}  # slug -> CSL-JSON line of reading-list.json
+        self._records: dict[str, str] = {}  # slug -> papers.json line (front matter and notes)
         self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
@@ -111,8 +113,9 @@ class Renderer:
                                                   self._bib).encode(),
             "reading-list-bib": lambda s: citations.bibtex(self._papers(site.order), site.config, self._bib).encode(),
             "reading-list-ris": lambda s: citations.ris(self._papers(site.order), site.config, self._ris).encode(),
-            "reading-list-json": lambda s: citations.csl_json(self._papers(site.order), site.config).encode(),
-            "papers-json": lambda s: data.papers_json(self._papers(site.order), site.config).encode(),
+            "reading-list-json": lambda s: citations.csl_json(self._papers(site.order), site.config,
+                                                              self._csl).encode(),
+            "papers-json": lambda s: data.papers_json(self._papers(site.order), site.config, self._records).encode(),
             "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {site.config.absolute('sitemap.xml')}\n".encode(),
             "nojekyll": lambda s: b"",
             "cname": lambda s: f"{site.config.domain}\n".encode(),

@@ -11,7 +11,8 @@ from slugify import slugify as _slugify
 
 MAX_SLUG = 60
 _SAFE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_PLAIN = re.compile(r"^[A-Za-z0-9]+(?: [A-Za-z0-9]+)*$")  # ASCII words: python-slugify only lowercases and joins
+_PLAIN = re.compile(r"[A-Za-z0-9 .\-]+")  # names and words python-slugify only lowercases and joins
+_SEPARATORS = re.compile(r"[^a-z0-9]+")
 
 
 def short_hash(text: str, length: int = 8) -> str:
@@ -26,13 +27,22 @@ def slugify(text: str, max_length: int = MAX_SLUG) -> str:
     Falls back to a hash of the text when nothing ASCII survives (CJK, symbols),
     so the result is never empty and never holds '/', '.' or '..'.
     """
-    if len(text) <= max_length and _PLAIN.match(text):
-        return text.lower().replace(" ", "-")  # the common case (most names and words), many times faster
+    plain = text if text.isascii() else _strip_accents(text)
+    if len(plain) <= max_length and _PLAIN.fullmatch(plain):
+        slug = _SEPARATORS.sub("-", plain.lower()).strip("-")  # the common case, many times faster
+        if slug:
+            return slug
     text = unicodedata.normalize("NFKC", text).replace("\\&", "&")
     slug = _slugify(text, max_length=max_length, word_boundary=True, save_order=True)
     if not _SAFE.match(slug):
         slug = "p-" + short_hash(text)
     return slug
+
+
+def _strip_accents(text: str) -> str:
+    """'Müller' -> 'Muller': letters that are an ASCII letter plus accents lose the accents,
+    as the transliterator does; anything else is left for the transliterator."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def unique_slug(base: str, taken: set[str], seed: str) -> str:

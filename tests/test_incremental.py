@@ -54,6 +54,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "authors", f"[Author {b % 4}, Łukasz Kaiser]")
     elif kind == "body" and target:
         target.write_text(target.read_text() + f"\nNote {b} with *emphasis* and $x^{b}$.\n")
+    elif kind == "abstract" and target:
+        _replace_field(target, "abstract", f"'Abstract {b} with $x<{b}$ & more.'")
     elif kind == "added" and target:
         _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
     elif kind == "new":
@@ -80,7 +82,7 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 
 OPS = st.tuples(
-    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "added", "new", "delete",
+    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "added", "new", "delete",
                      "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )

@@ -7,7 +7,6 @@ rather than invented, and a `note` says what is missing.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +18,7 @@ from bibtexparser import model as bib
 from ..config import SiteConfig
 from ..markdown import INLINE_MATH
 from ..model import Paper
+from .data import json_line, json_lines
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
@@ -197,6 +197,13 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
     return item
 
 
-def csl_json(papers: Iterable[Paper], config: SiteConfig) -> str:
-    """A CSL-JSON array (pandoc --bibliography, Zotero import)."""
-    return json.dumps([csl_item(p, config) for p in papers], ensure_ascii=False, indent=2) + "\n"
+def csl_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
+    """A CSL-JSON array (pandoc --bibliography, Zotero import); `lines` caches each item by slug."""
+    lines = {} if lines is None else lines
+    rows = []
+    for p in papers:
+        row = lines.get(p.slug)
+        if row is None:
+            row = lines[p.slug] = json_line(csl_item(p, config))
+        rows.append(row)
+    return json_lines(rows)

@@ -32,7 +32,30 @@ def entry_record(entry: Entry) -> dict[str, Any]:
     return record
 
 
-def papers_json(papers: Iterable[Paper], config: SiteConfig) -> str:
-    """A JSON array of every paper, newest first, each with its page URL."""
-    out = [entry_record(p.entry) | {"url": config.absolute(p.route), "notes": p.entry.notes} for p in papers]
-    return json.dumps(out, ensure_ascii=False, indent=1, default=str, sort_keys=True) + "\n"
+def json_line(item: Any) -> str:
+    """One array item of `json_lines`: compact, keys sorted, dates as ISO strings."""
+    return json.dumps(item, ensure_ascii=False, default=str, sort_keys=True)
+
+
+def json_lines(rows: Iterable[str]) -> str:
+    """A JSON array with one item per line: readable and diffable, and written by the C encoder
+    (indentation would make `json` fall back to its pure-Python encoder, many times slower)."""
+    rows = list(rows)
+    return "[\n" + ",\n".join(rows) + "\n]\n" if rows else "[]\n"
+
+
+def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
+    """A JSON array of every paper, newest first, each with its page URL and the curator's notes.
+
+    `lines` caches each paper's line by slug, so a preview rewrites the file after an
+    edit without encoding every other paper again.
+    """
+    lines = {} if lines is None else lines
+    rows = []
+    for p in papers:
+        row = lines.get(p.slug)
+        if row is None:
+            row = lines[p.slug] = json_line(entry_record(p.entry) | {"url": config.absolute(p.route),
+                                                                     "notes": p.entry.notes})
+        rows.append(row)
+    return json_lines(rows)
