@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,16 +11,15 @@ from typing import Any
 from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
-from .errors import BuildFailed, Diagnostic, Report, SitegenError
+from .errors import BuildFailed, Report
 from .incremental import SiteState
 from .loader import load_content
+from .parallel import Progress, render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .search import SearchIndex
 from .search import index as search_index
 from .search import refresh as refresh_index
-from .writer import Stage, check_output, staged, stale_count
-
-Progress = Callable[[int, int], None]
+from .writer import check_output, staged, stale_count
 
 
 @dataclass
@@ -38,61 +34,6 @@ class BuildResult:
     seconds: float = 0.0
     warnings: Report = field(default_factory=Report)
     search: SearchIndex | None = None
-
-
-PARALLEL_THRESHOLD = 3000  # below this many files forking costs more than it saves
-CHUNK = 250
-
-_worker: tuple[Renderer, Stage] | None = None  # set in the parent just before forking
-
-
-def _render_chunk(specs: list[routes.PageSpec]) -> tuple[int, int, dict[str, str], list[Diagnostic]]:
-    """Worker side: render and stage a slice of the plan (state inherited through fork)."""
-    assert _worker is not None
-    renderer, stage = _worker
-    stage.written = stage.unchanged = 0
-    stage.digests = {}
-    try:
-        for spec in specs:
-            stage.write(spec.output, renderer.render(spec))
-    except SitegenError as exc:  # exceptions with custom fields do not survive pickling
-        return 0, 0, {}, exc.diagnostics
-    return stage.written, stage.unchanged, stage.digests, []
-
-
-def render_all(renderer: Renderer, specs: tuple[routes.PageSpec, ...], stage: Stage, jobs: int | None,
-               progress: Progress | None = None) -> None:
-    """Render every page into the stage, across `jobs` forked processes for large sites.
-
-    Workers inherit the model and the compiled templates through fork, so nothing is
-    pickled but slices of the plan; each paper's list item is rendered once per worker.
-    """
-    global _worker
-    jobs = jobs or os.cpu_count() or 1
-    total = len(specs)
-    if jobs < 2 or total < PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
-        for i, spec in enumerate(specs, 1):
-            stage.write(spec.output, renderer.render(spec))
-            if progress and (i % 100 == 0 or i == total):
-                progress(i, total)
-        return
-    chunks = [list(specs[i : i + CHUNK]) for i in range(0, total, CHUNK)]
-    _worker = (renderer, stage)
-    done = 0
-    try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for written, unchanged, outputs, problems in pool.imap_unordered(_render_chunk, chunks):
-                if problems:
-                    raise SitegenError(problems)
-                stage.written += written
-                stage.unchanged += unchanged
-                stage.files.update(outputs)
-                stage.digests.update(outputs)
-                done += len(outputs)
-                if progress:
-                    progress(done, total)
-    finally:
-        _worker = None
 
 
 def build(root: Path, output: Path | None = None, base_url: str | None = None, drafts: bool = False,

@@ -46,6 +46,10 @@ def _decode(value: Any) -> Any:
     return value
 
 
+# Entry fields stored as JSON lists or tagged dates; the rest are plain JSON scalars as they are.
+_STRUCTURED = tuple(f.name for f in dataclasses.fields(Entry) if "tuple" in str(f.type) or "date" in str(f.type))
+
+
 class EntryCache:
     """Parsed entries by content hash; `get` misses on any doubt."""
 
@@ -75,7 +79,10 @@ class EntryCache:
         if fields is None:
             return None
         try:
-            values = {k: _decode(v) for k, v in fields.items()}
+            values = dict(fields)
+            for name in _STRUCTURED:
+                if name in values:
+                    values[name] = _decode(values[name])
             entry = Entry(**values)
         except (TypeError, ValueError):
             return None

@@ -5,8 +5,9 @@ re-renders only the pages whose inputs changed: pages carry their inputs in the
 render plan (`routes.PageSpec.deps`), and a page also re-renders when its spec
 itself changed (new page, other neighbours, other template). Output bytes are
 compared with what is already written, so untouched files keep their mtimes.
-Everything is rendered before anything is written: a failure leaves the output
-and this state as they were.
+Everything is rendered before anything is written (a full rebuild renders into a
+staging folder swapped in at the end): a failure leaves the output and this state
+as they were.
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ from . import model, routes
 from .errors import BuildFailed, Report, relpath
 from .fsutil import write_atomic
 from .loader import AuthorProfile, Content, Entry, load_entry, load_profile
+from .parallel import render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
+from .writer import staged
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 
@@ -116,12 +119,18 @@ class SiteState:
         env = make_environment(self.root, cfg)
         static = static_files(self.root, cfg.theme)
         site = model.build_site(cfg, content, self.drafts)
-        specs = {s.output: s for s in routes.plan(site)}
+        plan = routes.plan(site)
+        specs = {s.output: s for s in plan}
         renderer = self._renderer(site, env, static)
-        files = {out: renderer.render(spec) for out, spec in specs.items()}
-        files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()}
-        change = self._apply(files, set(self.hashes) - set(files))
-        change.full, change.rendered = True, len(specs)
+        # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
+        # swapped in only when complete, with unchanged files kept (hard links, same mtime).
+        with staged(self.output) as stage:
+            render_all(renderer, plan, stage, None)
+            for name, path in static.items():
+                stage.copy(f"{routes.STATIC_PREFIX}{name}", path)
+        change = Change(written=sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha),
+                        removed=sorted(set(self.hashes) - set(stage.digests)), full=True, rendered=len(specs))
+        self.hashes = dict(stage.digests)
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
         self.entries, self.profiles, self.plan, self._by_token = entries, profiles, specs, None
         self.signature = list_signature(content, self.drafts)

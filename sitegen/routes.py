@@ -36,12 +36,13 @@ class PageSpec:
         return self.output.removesuffix("index.html")
 
 
-def _entries(site: Site, slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
-    return frozenset(f"entry:{s}" for s in slugs)
-
-
 def plan(site: Site) -> tuple[PageSpec, ...]:
     """Every page of the site, in a stable order."""
+    token = {slug: f"entry:{slug}" for slug in site.papers}
+
+    def _entries(_: Site, slugs: tuple[str, ...] | list[str]) -> frozenset[str]:
+        return frozenset(map(token.__getitem__, slugs))
+
     every = frozenset({"list", "config"})
     contents = every | {"entries"}  # shows something of every entry
     pages: list[PageSpec] = []

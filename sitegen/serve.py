@@ -86,7 +86,8 @@ class PreviewSession:
             events.error_html = ""
             if change.written or change.removed or recovered:
                 events.publish("css" if change.css_only and not recovered else "reload")
-            if self.search and any(w.endswith(".html") for w in change.written + change.removed):
+            # a full rebuild swaps in a new output folder, without the previous search bundle
+            if self.search and (change.full or any(w.endswith(".html") for w in change.written + change.removed)):
                 self._schedule_index()
             seconds = time.perf_counter() - started
             self.history.append(RebuildRecord(len(paths), seconds, change, []))

@@ -175,11 +175,11 @@ def test_output_touched_by_hand_forces_a_full_build(tmp_path: Path) -> None:
 
 
 def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitegen.build as build_module
+    import sitegen.parallel as parallel_module
 
     root = copy_site(tmp_path / "site")
-    monkeypatch.setattr(build_module, "PARALLEL_THRESHOLD", 1)
-    monkeypatch.setattr(build_module, "CHUNK", 37)
+    monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(parallel_module, "CHUNK", 37)
     build(root, tmp_path / "parallel", search=False, jobs=2, use_cache=False)
     build(root, tmp_path / "single", search=False, jobs=1, use_cache=False)
     assert tree_bytes(tmp_path / "parallel") == tree_bytes(tmp_path / "single")
