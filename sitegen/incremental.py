@@ -160,7 +160,7 @@ class SiteState:
         content = self._content(entries, profiles, report)
         if report.has_errors:
             raise BuildFailed(report.items)
-        if all(t.startswith("notes:") or t == "notes" for t in tokens):
+        if all(t.startswith("notes:") for t in tokens):
             signature = self.signature  # notes are no part of it
         else:
             signature = list_signature(content, self.drafts)
@@ -251,11 +251,10 @@ class SiteState:
         previous = getattr(self, "_caches", None)
         if previous and not ({"list", "config"} & tokens or "template" in kinds):
             edited = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
-            noted = {t.removeprefix("notes:") for t in tokens if t.startswith("notes:")}
             renderer._bib.update((k, v) for k, v in previous["bib"].items() if k not in edited)
             renderer._ris.update((k, v) for k, v in previous["ris"].items() if k not in edited)
             renderer._csl.update((k, v) for k, v in previous["csl"].items() if k not in edited)
-            renderer._records.update((k, v) for k, v in previous["records"].items() if k not in edited | noted)
+            renderer._records.update((k, v) for k, v in previous["records"].items() if k not in edited)
             renderer._items.update((k, v) for k, v in previous["items"].items() if k[0] not in edited)
         self._caches = {"bib": renderer._bib, "ris": renderer._ris, "csl": renderer._csl,
                         "records": renderer._records, "items": renderer._items}
@@ -291,7 +290,7 @@ class SiteState:
             if new:
                 entries[key] = new
             if old and new and _same_front_matter(old, new):
-                return {f"notes:{new.slug}", "notes"}  # only the paper page and papers.json show notes
+                return {f"notes:{new.slug}"}  # only the paper's own page shows its notes
             return {f"entry:{e.slug}" for e in (old, new) if e}
         if kind == "profile":
             old_p = profiles.pop(key, None)

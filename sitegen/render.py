@@ -102,7 +102,7 @@ class Renderer:
         self._bib: dict[str, str] = {}  # slug -> BibTeX entry, shared by every .bib file of a build
         self._ris: dict[str, str] = {}
         self._csl: dict[str, str] = {}  # slug -> CSL-JSON line of reading-list.json
-        self._records: dict[str, str] = {}  # slug -> papers.json line (front matter and notes)
+        self._records: dict[str, str] = {}  # slug -> papers.json line
         self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),

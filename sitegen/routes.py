@@ -3,8 +3,7 @@
 Each page names the inputs it is made from (`entry:<slug>`, `profile:<slug>`,
 `notes:<slug>` when only an entry's notes changed, `config`, `list` for anything
 that depends on the set, order, dates, authors or tags of papers, `entries` for
-pages showing something of every paper, `notes` for those showing every paper's
-notes), so a
+pages showing something of every paper), so a
 change can select exactly the pages to re-render, and incremental output can be
 proved equal to a full build.
 """
@@ -92,7 +91,6 @@ def plan(site: Site) -> tuple[PageSpec, ...]:
     pages.append(PageSpec(".nojekyll", "nojekyll"))
     if site.config.domain:
         pages.append(PageSpec("CNAME", "cname", "", "", frozenset({"config"})))
-    for name in ("reading-list.bib", "reading-list.ris", "reading-list.json"):
+    for name in ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json"):
         pages.append(PageSpec(name, name.replace(".", "-"), "", "", contents))
-    pages.append(PageSpec("papers.json", "papers-json", "", "", contents | {"notes"}))
     return tuple(pages)

@@ -45,7 +45,10 @@ def json_lines(rows: Iterable[str]) -> str:
 
 
 def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
-    """A JSON array of every paper, newest first, each with its page URL and the curator's notes.
+    """A JSON array of every paper's front matter, newest first, each with its page URL.
+
+    The curator's notes stay out: they are the Markdown body, not front matter, and
+    leaving them out keeps a notes edit to one page.
 
     `lines` caches each paper's line by slug, so a preview rewrites the file after an
     edit without encoding every other paper again.
@@ -55,7 +58,6 @@ def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, st
     for p in papers:
         row = lines.get(p.slug)
         if row is None:
-            row = lines[p.slug] = json_line(entry_record(p.entry) | {"url": config.absolute(p.route),
-                                                                     "notes": p.entry.notes})
+            row = lines[p.slug] = json_line(entry_record(p.entry) | {"url": config.absolute(p.route)})
         rows.append(row)
     return json_lines(rows)

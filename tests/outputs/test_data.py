@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..conftest import BuiltSite
-from ..html_tools import PAPERS, committed_entries, split_front_matter
+from ..html_tools import committed_entries
 
 
 def _plain(value: Any) -> Any:
@@ -35,10 +35,9 @@ def test_papers_json_has_every_entry_with_its_front_matter(built_site: BuiltSite
                 assert key not in item, f"{slug}: empty {key} is left out"
             else:
                 assert item[key] == _plain(value), f"{slug}: {key}"
-        assert set(item) - set(meta) <= {"slug", "url", "notes"}, slug
+        assert set(item) - set(meta) <= {"slug", "url"}, slug  # front matter only: no notes
         assert item["url"] == built_site.base_url + f"papers/{slug}/"
         assert (built_site.output / "papers" / slug / "index.html").is_file()
-        assert item["notes"] == split_front_matter((PAPERS / f"{slug}.md").read_text(encoding="utf-8"))[1]
 
 
 def test_papers_json_is_newest_first_like_the_home_page(built_site: BuiltSite) -> None:
