@@ -134,8 +134,7 @@ class SiteState:
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
         self.entries, self.profiles, self.plan, self._by_token = entries, profiles, specs, None
         self.signature = list_signature(content, self.drafts)
-        self._caches = {"bib": renderer._bib, "ris": renderer._ris, "csl": renderer._csl,
-                        "records": renderer._records, "items": renderer._items}
+        self._caches = renderer.caches()
         return change
 
     def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
@@ -250,14 +249,8 @@ class SiteState:
         """Carry the previous renderer's per-paper caches over, minus what this change touched."""
         previous = getattr(self, "_caches", None)
         if previous and not ({"list", "config"} & tokens or "template" in kinds):
-            edited = {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")}
-            renderer._bib.update((k, v) for k, v in previous["bib"].items() if k not in edited)
-            renderer._ris.update((k, v) for k, v in previous["ris"].items() if k not in edited)
-            renderer._csl.update((k, v) for k, v in previous["csl"].items() if k not in edited)
-            renderer._records.update((k, v) for k, v in previous["records"].items() if k not in edited)
-            renderer._items.update((k, v) for k, v in previous["items"].items() if k[0] not in edited)
-        self._caches = {"bib": renderer._bib, "ris": renderer._ris, "csl": renderer._csl,
-                        "records": renderer._records, "items": renderer._items}
+            renderer.adopt(previous, {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")})
+        self._caches = renderer.caches()
 
     def _kind(self, path: Path, paths: site_config.Paths) -> str:
         path = path if path.is_absolute() else self.root / path

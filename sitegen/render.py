@@ -121,6 +121,16 @@ class Renderer:
             "cname": lambda s: f"{site.config.domain}\n".encode(),
         }
 
+    def caches(self) -> dict[str, dict[Any, Any]]:
+        """The per-paper caches by name, for a later renderer of the same site structure to adopt."""
+        return {"bib": self._bib, "ris": self._ris, "csl": self._csl, "records": self._records, "items": self._items}
+
+    def adopt(self, caches: dict[str, dict[Any, Any]], stale: set[str]) -> None:
+        """Take over another renderer's per-paper caches, minus the papers in `stale`."""
+        mine = self.caches()
+        for name, cache in caches.items():  # list items are keyed (slug, root, level), the rest by slug
+            mine[name].update((k, v) for k, v in cache.items() if (k[0] if isinstance(k, tuple) else k) not in stale)
+
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
         return [self.site.papers[s] for s in slugs]
 

@@ -18,7 +18,7 @@ from bibtexparser import model as bib
 from ..config import SiteConfig
 from ..markdown import INLINE_MATH
 from ..model import Paper
-from .data import json_line, json_lines
+from .data import json_lines
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
@@ -199,11 +199,4 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
 
 def csl_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
     """A CSL-JSON array (pandoc --bibliography, Zotero import); `lines` caches each item by slug."""
-    lines = {} if lines is None else lines
-    rows = []
-    for p in papers:
-        row = lines.get(p.slug)
-        if row is None:
-            row = lines[p.slug] = json_line(csl_item(p, config))
-        rows.append(row)
-    return json_lines(rows)
+    return json_lines(papers, lambda p: csl_item(p, config), lines)

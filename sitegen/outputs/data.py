@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from typing import Any
 
@@ -37,18 +37,9 @@ def json_line(item: Any) -> str:
     return json.dumps(item, ensure_ascii=False, default=str, sort_keys=True)
 
 
-def json_lines(rows: Iterable[str]) -> str:
-    """A JSON array with one item per line: readable and diffable, and written by the C encoder
-    (indentation would make `json` fall back to its pure-Python encoder, many times slower)."""
-    rows = list(rows)
-    return "[\n" + ",\n".join(rows) + "\n]\n" if rows else "[]\n"
-
-
-def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
-    """A JSON array of every paper's front matter, newest first, each with its page URL.
-
-    The curator's notes stay out: they are the Markdown body, not front matter, and
-    leaving them out keeps a notes edit to one page.
+def json_lines(papers: Iterable[Paper], item: Callable[[Paper], Any], lines: dict[str, str] | None = None) -> str:
+    """A JSON array with one item per paper and line: readable and diffable, and written by the C
+    encoder (indentation would make `json` fall back to its pure-Python encoder, many times slower).
 
     `lines` caches each paper's line by slug, so a preview rewrites the file after an
     edit without encoding every other paper again.
@@ -58,6 +49,15 @@ def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, st
     for p in papers:
         row = lines.get(p.slug)
         if row is None:
-            row = lines[p.slug] = json_line(entry_record(p.entry) | {"url": config.absolute(p.route)})
+            row = lines[p.slug] = json_line(item(p))
         rows.append(row)
-    return json_lines(rows)
+    return "[\n" + ",\n".join(rows) + "\n]\n" if rows else "[]\n"
+
+
+def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
+    """A JSON array of every paper's front matter, newest first, each with its page URL.
+
+    The curator's notes stay out: they are the Markdown body, not front matter, and
+    leaving them out keeps a notes edit to one page. `lines`: as in `json_lines`.
+    """
+    return json_lines(papers, lambda p: entry_record(p.entry) | {"url": config.absolute(p.route)}, lines)
