@@ -136,7 +136,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     """Render everything into a staging folder and swap it in for the output."""
     cfg = site_config.load(root, base_url)
     report = Report()
-    content = load_content(root, report, cache)
+    content = load_content(root, report, cache, jobs)
     if report.has_errors:
         raise BuildFailed(report.items)
     check_output(output, root)

@@ -10,6 +10,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from .config import SiteConfig
 from .model import Paper, Site
 from .routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
 
@@ -26,8 +27,18 @@ def _updated(paper: Paper) -> dt.date:
     return max(d for d in (e.date, e.added, dt.date(1970, 1, 1)) if d)
 
 
+def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str, Any]:
+    """What the feed-entry partial sees: the same for every feed, so it is rendered once per paper."""
+    return {
+        "item": {"paper": paper, "id": entry_id(paper), "url": config.absolute(paper.route),
+                 "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
+                 "published": f"{paper.entry.date.isoformat()}T00:00:00Z" if paper.entry.date else None},
+        "full_text": full_text,
+    }
+
+
 def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
-    """Title, links and the newest papers for one feed."""
+    """Title, links and the newest papers for one feed (their entries are rendered by the caller)."""
     cfg = site.config
     if spec.kind == "author-feed":
         author = site.author_index[spec.key]
@@ -50,10 +61,5 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
             "subtitle": cfg.description, "author": cfg.curator or cfg.title,
             "full_text": full,
         },
-        "entries": [
-            {"paper": p, "id": entry_id(p), "url": cfg.absolute(p.route),
-             "updated": f"{_updated(p).isoformat()}T00:00:00Z",
-             "published": f"{p.entry.date.isoformat()}T00:00:00Z" if p.entry.date else None}
-            for p in papers
-        ],
+        "papers": papers,
     }

@@ -97,11 +97,14 @@ class ParseCache(Protocol):
     def put(self, key: str, entry: Entry) -> None: ...
 
 
-def load_content(root: Path, report: Report, cache: ParseCache | None = None) -> Content:
+PARALLEL_PARSE = 400  # below this many entries to parse, forking costs more than it saves
+
+
+def load_content(root: Path, report: Report, cache: ParseCache | None = None, jobs: int | None = None) -> Content:
     """Read and validate every entry and author file under root/content/."""
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    entries = [e for p in _files(papers, "*.md") if (e := load_entry(p, root, report, cache))]
+    entries = _load_entries(_files(papers, "*.md"), root, report, cache, jobs)
     profiles = [a for p in _files(authors, "*.yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
@@ -113,39 +116,95 @@ def _files(folder: Path, pattern: str) -> list[Path]:
     return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
 
 
-def _read(path: Path, shown: str, report: Report) -> str | None:
+def _decode(data: bytes, shown: str, report: Report) -> str | None:
     try:
-        return path.read_bytes().decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
+    return None
+
+
+def _read(path: Path, shown: str, report: Report) -> str | None:
+    try:
+        data = path.read_bytes()
     except OSError as exc:
         report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
-    return None
+        return None
+    return _decode(data, shown, report)
+
+
+def _load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCache | None,
+                  jobs: int | None) -> list[Entry]:
+    """Entries of `paths` in order: cache hits as they are, the rest parsed (in parallel when many).
+
+    Problems are reported in file order whichever process found them.
+    """
+    entries: list[Entry | None] = []
+    problems: list[list[Diagnostic]] = []
+    todo: list[tuple[int, str, str, str, str]] = []  # (slot, text, shown path, stem, content hash)
+    inside = root.resolve()
+    for path in paths:
+        shown = _shown(path, root, inside)
+        found = Report()
+        entries.append(None)
+        problems.append(found.items)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            found.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+            continue
+        key = hashlib.sha256(data).hexdigest()
+        if cache is not None:
+            slug = path.stem if is_safe_slug(path.stem) else slugify(path.stem)
+            cached = cache.get(key, shown, slug)
+            if cached is not None:
+                entries[-1] = cached
+                continue
+        text = _decode(data, shown, found)
+        if text is not None:
+            todo.append((len(entries) - 1, text, shown, path.stem, key))
+    for (slot, *_, key), (entry, diagnostics) in zip(todo, _parse_all(todo, jobs), strict=True):
+        entries[slot] = entry
+        problems[slot].extend(diagnostics)
+        if cache is not None and entry is not None and not diagnostics:  # entries with something to say are re-read
+            cache.put(key, entry)
+    for diagnostics in problems:
+        report.extend(diagnostics)
+    return [e for e in entries if e is not None]
+
+
+def _shown(path: Path, root: Path, inside: Path) -> str:
+    """relpath() without resolving every file: entry files are listed from inside the root."""
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return relpath(path, inside)
+
+
+def _parse_one(job: tuple[int, str, str, str, str]) -> tuple[Entry | None, list[Diagnostic]]:
+    _, text, shown, stem, _ = job
+    found = Report()
+    entry = entry_from_text(text, shown, stem, found)
+    return entry, found.items
+
+
+def _parse_all(todo: list[tuple[int, str, str, str, str]],
+               jobs: int | None) -> list[tuple[Entry | None, list[Diagnostic]]]:
+    """Parse entry texts, across forked processes when there are many (a cold build)."""
+    import multiprocessing
+    import os
+
+    jobs = jobs or os.cpu_count() or 1
+    if jobs < 2 or len(todo) < PARALLEL_PARSE or "fork" not in multiprocessing.get_all_start_methods():
+        return [_parse_one(job) for job in todo]
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        return pool.map(_parse_one, todo, chunksize=max(1, len(todo) // (jobs * 8)))
 
 
 def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None) -> Entry | None:
     """Parse and validate one entry file; problems go to `report`. A cache hit skips parsing."""
-    shown = relpath(path, root)
-    if cache is None:
-        text = _read(path, shown, report)
-        return entry_from_text(text, shown, path.stem, report) if text is not None else None
-    try:
-        data = path.read_bytes()
-    except OSError:
-        data = b""
-    key = hashlib.sha256(data).hexdigest()
-    slug = path.stem if is_safe_slug(path.stem) else slugify(path.stem)
-    cached = cache.get(key, shown, slug)
-    if cached is not None:
-        return cached
-    text = _read(path, shown, report)
-    if text is None:
-        return None
-    before = len(report.items)
-    entry = entry_from_text(text, shown, path.stem, report)
-    if entry is not None and len(report.items) == before:  # only entries with nothing to say are cached
-        cache.put(key, entry)
-    return entry
+    found = _load_entries([path], root, report, cache, 1)
+    return found[0] if found else None
 
 
 def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry | None:

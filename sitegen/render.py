@@ -168,7 +168,9 @@ class Renderer:
             "nav": pages.NAV,
         }
         if spec.kind.endswith("feed"):
-            return common | feeds.feed_context(self.site, spec)
+            feed = feeds.feed_context(self.site, spec)
+            full = feed["feed"]["full_text"]
+            return common | {"feed": feed["feed"], "entries": [self.feed_entry(p, full) for p in feed.pop("papers")]}
         return common | pages.page_context(self, spec, root)
 
     def item(self, slug: str, root: str, level: int = 3) -> Markup:
@@ -178,6 +180,14 @@ class Renderer:
             paper = self.site.papers[slug]
             html = self.env.get_template("partials/item.html").render(paper=paper, root=root, level=level)
             self._items[key] = Markup(html)
+        return self._items[key]
+
+    def feed_entry(self, paper: Paper, full_text: bool) -> Markup:
+        """A paper's Atom entry (absolute links only), rendered once and reused on every feed."""
+        key = (paper.slug, "feed", int(full_text))
+        if key not in self._items:
+            context = feeds.entry_context(paper, self.site.config, full_text)
+            self._items[key] = Markup(self.env.get_template("partials/feed-entry.xml").render(context))
         return self._items[key]
 
     def items(self, slugs: tuple[str, ...] | list[str], root: str, level: int = 3) -> list[Markup]:

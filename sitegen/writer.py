@@ -31,8 +31,9 @@ class Stage:
     unchanged: int = 0
     files: set[str] = field(default_factory=set)
     digests: dict[str, str] = field(default_factory=dict)  # relative path -> sha256 of its bytes
+    _folders: set[str] = field(default_factory=set, repr=False)
 
-    def _target(self, relative: str) -> Path:
+    def _target(self, relative: str) -> str:
         """The staged path of a route; anything that could leave the staging folder is refused.
 
         The staging folder is new and holds no links, so checking the parts of the route
@@ -42,18 +43,22 @@ class Stage:
         parts = relative.split("/")
         if relative.startswith("/") or "\\" in relative or any(p in ("", ".", "..") for p in parts):
             raise SitegenError.single(Location(relative), "E501", "refusing to write outside the output directory")
-        return self.path.joinpath(*parts)
+        return os.path.join(str(self.path), *parts)
 
     def write(self, relative: str, data: bytes) -> None:
         """Stage one file, reusing the previous build's file when the bytes are equal."""
         target = self._target(relative)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        old = self.previous / relative
+        folder = os.path.dirname(target)
+        if folder not in self._folders:  # one mkdir per folder, not one per file
+            os.makedirs(folder, exist_ok=True)
+            self._folders.add(folder)
+        old = os.path.join(str(self.previous), relative)
         if _same_bytes(old, data):
             os.link(old, target)
             self.unchanged += 1
         else:
-            target.write_bytes(data)
+            with open(target, "wb") as file:
+                file.write(data)
             self.written += 1
         self.files.add(relative)
         self.digests[relative] = hashlib.sha256(data).hexdigest()
@@ -63,9 +68,12 @@ class Stage:
         self.write(relative, source.read_bytes())
 
 
-def _same_bytes(path: Path, data: bytes) -> bool:
+def _same_bytes(path: str, data: bytes) -> bool:
     try:
-        return path.stat().st_size == len(data) and path.read_bytes() == data
+        if os.stat(path).st_size != len(data):
+            return False
+        with open(path, "rb") as file:
+            return file.read() == data
     except OSError:
         return False
 

@@ -1,0 +1,63 @@
+"""Loading content/: the parallel parse of a cold build equals the one-process parse."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import sitegen.loader as loader
+from sitegen.cache import EntryCache
+from sitegen.errors import Diagnostic, Report
+
+from .site_factory import copy_site
+
+
+def _broken_site(tmp_path: Path) -> Path:
+    root = copy_site(tmp_path / "site")
+    papers = sorted((root / "content" / "papers").glob("*.md"))
+    papers[3].write_text("---\ntitle: [unclosed\n---\nbody\n", encoding="utf-8")
+    papers[40].write_bytes(b"---\ntitle: \xff\n---\n")
+    papers[70].write_text(papers[70].read_text(encoding="utf-8").replace("title:", "titel:", 1), encoding="utf-8")
+    return root
+
+
+def _problems(root: Path) -> list[Diagnostic]:
+    report = Report()
+    loader.load_content(root, report, None, 1)
+    return report.items
+
+
+def _load(root: Path, jobs: int) -> tuple[loader.Content, list[str]]:
+    report = Report()
+    content = loader.load_content(root, report, None, jobs)
+    return content, [str(d) for d in report.items]
+
+
+def test_parallel_parse_gives_the_same_entries_and_problems_in_file_order(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _broken_site(tmp_path)
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    parallel, parallel_problems = _load(root, 2)
+    serial, serial_problems = _load(root, 1)
+    assert parallel == serial
+    assert parallel_problems == serial_problems
+    assert len(serial.entries) == 103
+    paths = [d.location.path for d in _problems(root)]
+    assert paths == sorted(paths) and len(set(paths)) == 3
+
+
+def test_cached_entries_are_not_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_site(tmp_path / "site", papers=10)
+    cache = EntryCache(root)
+    first = loader.load_content(root, Report(), cache)
+    parsed: list[str] = []
+    original = loader.entry_from_text
+    monkeypatch.setattr(loader, "entry_from_text",
+                        lambda text, shown, stem, report: parsed.append(shown) or original(text, shown, stem, report))
+    edited = root / "content" / "papers" / first.entries[4].source_path.split("/")[-1]
+    edited.write_text(edited.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    second = loader.load_content(root, Report(), cache)
+    assert parsed == [first.entries[4].source_path]
+    assert second.entries[4].notes.endswith("One more line.\n")
+    assert second.entries[:4] == first.entries[:4]
