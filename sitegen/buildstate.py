@@ -17,16 +17,19 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
 from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
 from .fsutil import write_atomic
-from .incremental import SiteState
 from .render import make_environment, static_files, theme_dirs
 
+if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never does
+    from .incremental import SiteState
+
 STATE = "build.json"
+OUTPUTS = "outputs.json"
 
 
 def _digest(path: Path) -> str:
@@ -54,18 +57,40 @@ def input_fingerprint(root: Path, output: Path, base_url: str | None, drafts: bo
 
 @dataclass
 class Saved:
-    """The previous build as remembered."""
+    """The previous build as remembered.
 
+    The table of output files (64,000 rows at 10,000 papers) lives in its own file and is
+    read only when needed: a notes edit patched in place never reads it, it only adds the
+    rows of the files it rewrote to `patched`.
+    """
+
+    root: Path
     inputs: dict[str, Any]
     entries: dict[str, list[Any]]  # entry path (relative) -> [content hash, size, mtime_ns]
     signature: str
-    outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns]
+    count: int  # output files
+    patched: dict[str, list[Any]]  # output rows rewritten since the table was saved
+    _outputs: dict[str, list[Any]] | None = None
+
+    @property
+    def outputs(self) -> dict[str, list[Any]]:
+        """Output path -> [sha256, size, mtime_ns] of every file the last build left."""
+        if self._outputs is None:
+            try:
+                raw = json.loads((self.root / CACHE_DIR / OUTPUTS).read_text(encoding="utf-8"))
+                table = raw["outputs"] if raw.get("signature") == self.signature else {}
+            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                table = {}
+            self._outputs = {**table, **self.patched} if isinstance(table, dict) else {}
+        return self._outputs
 
 
 def load(root: Path) -> Saved | None:
     try:
         raw = json.loads((root / CACHE_DIR / STATE).read_text(encoding="utf-8"))
-        return Saved(raw["inputs"], raw["entries"], raw["signature"], raw["outputs"])
+        if raw["version"] != __version__:
+            return None
+        return Saved(root, raw["inputs"], raw["entries"], raw["signature"], raw["count"], raw["patched"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
@@ -90,10 +115,20 @@ def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[
         except OSError:
             continue
         outputs[out] = [sha, st.st_size, st.st_mtime_ns]
-    data = {
-        "version": __version__, "inputs": inputs, "entries": entry_keys, "signature": state.signature,
-        "outputs": outputs,
-    }
+    table = {"signature": state.signature, "outputs": outputs}
+    write_atomic(root / CACHE_DIR / OUTPUTS, json.dumps(table, ensure_ascii=False, separators=(",", ":")))
+    _save_state(root, inputs, entry_keys, state.signature, len(outputs), {})
+
+
+def save_patch(root: Path, saved: Saved, entry_keys: dict[str, list[Any]], rows: dict[str, list[Any]]) -> None:
+    """Remember a notes edit patched in place, without rewriting the table of outputs."""
+    _save_state(root, saved.inputs, entry_keys, saved.signature, saved.count, {**saved.patched, **rows})
+
+
+def _save_state(root: Path, inputs: dict[str, Any], entry_keys: dict[str, list[Any]], signature: str, count: int,
+                patched: dict[str, list[Any]]) -> None:
+    data = {"version": __version__, "inputs": inputs, "entries": entry_keys, "signature": signature,
+            "count": count, "patched": patched}
     write_atomic(root / CACHE_DIR / STATE, json.dumps(data, ensure_ascii=False, separators=(",", ":")))
 
 
@@ -132,6 +167,8 @@ def outputs_intact(saved: Saved, output: Path) -> bool:
 def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url: str | None,
             drafts: bool) -> SiteState | None:
     """A SiteState as the last build left it, without rendering anything; None when not possible."""
+    from .incremental import SiteState
+
     state = SiteState(root, output, base_url, drafts)
     state.cfg = site_config.load(root, base_url)
     state.env = make_environment(root, state.cfg)

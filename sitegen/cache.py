@@ -100,6 +100,16 @@ class EntryCache:
         """Keep exactly these entries on the next save (the ones the site now holds)."""
         self._used = set(keys)
 
+    def save_added(self) -> None:
+        """Write the shards that gained entries, pruning nothing (for a build that saw few entries)."""
+        with contextlib.suppress(OSError):
+            for prefix in sorted(self._dirty):
+                shard = self._shard(prefix)
+                text = json.dumps({"version": __version__, "entries": dict(sorted(shard.items()))},
+                                  ensure_ascii=False)
+                write_atomic(self.folder / f"{prefix}.json", text)
+            self._dirty.clear()
+
     def save(self) -> None:
         """Write the shards that changed, keeping only entries this build used."""
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build

@@ -25,7 +25,7 @@ from . import config as site_config
 from . import model, routes
 from .errors import BuildFailed, Report, relpath
 from .fsutil import write_atomic
-from .loader import AuthorProfile, Content, Entry, load_entry, load_profile
+from .loader import AuthorProfile, Content, Entry, load_entry, load_profile, same_front_matter
 from .parallel import render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .writer import staged
@@ -42,12 +42,6 @@ class Change:
     rendered: int = 0
     css_only: bool = False
     full: bool = False
-
-
-def _same_front_matter(old: Entry, new: Entry) -> bool:
-    """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
-    return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text,
-                   digest=old.digest, body_line=old.body_line) == old
 
 
 def list_signature(content: Content, drafts: bool) -> str:
@@ -279,10 +273,10 @@ class SiteState:
         kind = self._kind(full, paths)
         if kind == "entry":
             old = entries.pop(key, None)
-            new = load_entry(full, self.root, report) if full.exists() else None
+            new = load_entry(full, self.root, report, previous=old) if full.exists() else None
             if new:
                 entries[key] = new
-            if old and new and _same_front_matter(old, new):
+            if old and new and same_front_matter(old, new):
                 return {f"notes:{new.slug}"}  # only the paper's own page shows its notes
             return {f"entry:{e.slug}" for e in (old, new) if e}
         if kind == "profile":

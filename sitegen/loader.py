@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -201,14 +201,26 @@ def _parse_all(todo: list[tuple[int, str, str, str, str]],
         return pool.map(_parse_one, todo, chunksize=max(1, len(todo) // (jobs * 8)))
 
 
-def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None) -> Entry | None:
-    """Parse and validate one entry file; problems go to `report`. A cache hit skips parsing."""
+def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None,
+               previous: Entry | None = None) -> Entry | None:
+    """Parse and validate one entry file; problems go to `report`. A cache hit skips parsing.
+
+    `previous` is the entry before an edit (see entry_from_text); it is not a cache.
+    """
+    if previous is not None and cache is None:
+        shown = _shown(path, root, root.resolve())
+        text = _read(path, shown, report)
+        return None if text is None else entry_from_text(text, shown, path.stem, report, previous)
     found = _load_entries([path], root, report, cache, 1)
     return found[0] if found else None
 
 
-def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry | None:
-    """Build an Entry from a file's text (also used by the dev server for one file)."""
+def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: Entry | None = None) -> Entry | None:
+    """Build an Entry from a file's text (also used by the dev server for one file).
+
+    `previous`, the entry as it was before an edit, lends its rendered title and abstract
+    when their text is unchanged: a notes edit then renders only the notes.
+    """
     try:
         doc = frontmatter.parse(text, shown)
     except frontmatter.FrontMatterError as exc:
@@ -220,10 +232,13 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry |
         return None
     slug = stem if is_safe_slug(stem) else slugify(stem)
     abstract = meta.get("abstract", "")
+    title = meta["title"].strip()
+    same_title = previous is not None and previous.title == title
+    same_abstract = previous is not None and previous.abstract == abstract
     return Entry(
         source_path=shown,
         slug=slug,
-        title=meta["title"].strip(),
+        title=title,
         authors=tuple(a.strip() for a in meta.get("authors", [])),
         abstract=abstract,
         notes=doc.body,
@@ -243,14 +258,20 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report) -> Entry |
         doi=meta.get("doi"),
         draft=meta.get("draft", False),
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
-        title_html=markdown.text_with_math(meta["title"].strip()),
-        abstract_html=markdown.text_with_math(abstract),
-        summary_html=markdown.summary(abstract),
+        title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),
+        abstract_html=previous.abstract_html if previous and same_abstract else markdown.text_with_math(abstract),
+        summary_html=previous.summary_html if previous and same_abstract else markdown.summary(abstract),
         notes_html=markdown.notes_to_html(doc.body),
         notes_text=markdown.plain_text(doc.body),
         digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
         body_line=doc.body_line,
     )
+
+
+def same_front_matter(old: Entry, new: Entry) -> bool:
+    """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
+    return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text,
+                   digest=old.digest, body_line=old.body_line) == old
 
 
 def load_profile(path: Path, root: Path, report: Report) -> AuthorProfile | None:

@@ -13,7 +13,6 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from typing import Any, cast
 
-from latex2mathml.converter import convert as latex_to_mathml
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -41,6 +40,8 @@ INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
 @lru_cache(maxsize=4096)
 def math_to_html(tex: str, display: bool = False) -> str:
     """TeX to safe MathML; the escaped TeX source in <code> when it cannot be converted."""
+    from latex2mathml.converter import convert as latex_to_mathml  # 60 ms to import: only once math appears
+
     try:
         root = ET.fromstring(latex_to_mathml(tex.strip(), display="block" if display else "inline"))
         body = _serialize(root)

@@ -18,11 +18,13 @@ import jinja2
 from markupsafe import Markup
 
 from . import feeds, pages
+from .cache import CACHE_DIR
 from .config import SiteConfig
 from .errors import Diagnostic, Location, SitegenError, relpath
 from .model import Paper, Site
 from .outputs import citations, data
 from .routes import PageSpec
+from .template_cache import TemplateCache
 
 PACKAGE_THEMES = Path(__file__).resolve().parent.parent / "themes"
 
@@ -64,6 +66,7 @@ def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        bytecode_cache=TemplateCache(root / CACHE_DIR / "templates"),
     )
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""

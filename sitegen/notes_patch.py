@@ -1,0 +1,191 @@
+"""Re-render the page of a paper whose notes alone changed, in a new process, without the model.
+
+A notes edit changes one output file: the paper's own page (only it depends on
+`notes:<slug>` in the render plan). Loading 10,000 entries and rebuilding the model
+to render that page costs seconds, so every build also remembers each paper's place
+in the site, as plain JSON in `.sitegen-cache/papers/`: its author, tag and category
+links, cite key and neighbours in time. A notes edit then renders the page from the
+entry, its two neighbours and that record.
+
+Before trusting this partial site, the page is rendered once more as it was before the
+edit and compared with the file on disk. A theme that reads anything else from the
+site (a count of all papers, say) gives different bytes, and the build takes the
+model-based path instead; so does any doubt (no record, a record of another build,
+a warning in the entry, an output file touched by hand).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import __version__, model
+from .cache import CACHE_DIR, EntryCache
+from .config import SiteConfig
+from .errors import Report, SitegenError
+from .loader import Entry, load_entry, same_front_matter
+from .render import Renderer, asset_hashes, make_environment, static_files
+from .routes import PageSpec
+
+RECORDS = "papers"  # a folder of shards under .sitegen-cache/
+MAX_FILES = 20  # more changed entries than this are not a quick edit
+
+
+def _shard(slug: str) -> str:
+    return hashlib.sha1(slug.encode("utf-8")).hexdigest()[:2]
+
+
+def _record(paper: model.Paper) -> dict[str, Any]:
+    return {
+        "path": paper.entry.source_path, "route": paper.route, "cite_key": paper.cite_key,
+        "authors": [list(r[:2]) for r in paper.authors], "unlisted": [list(r[:2]) for r in paper.unlisted_authors],
+        "tags": [list(r[:2]) for r in paper.tags], "category": list(paper.category[:2]) if paper.category else None,
+        "newer": paper.newer, "older": paper.older,
+    }
+
+
+def save_records(root: Path, site: model.Site, signature: str) -> None:
+    """Remember every paper's links and neighbours; only shards whose text changed are rewritten."""
+    shards: dict[str, dict[str, Any]] = defaultdict(dict)
+    for slug, paper in site.papers.items():
+        shards[_shard(slug)][slug] = _record(paper)
+    folder = root / CACHE_DIR / RECORDS
+    with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next edit
+        folder.mkdir(parents=True, exist_ok=True)
+        for stale in folder.glob("*.json"):
+            if stale.stem not in shards:
+                stale.unlink()
+        for prefix, records in shards.items():
+            path = folder / f"{prefix}.json"
+            text = json.dumps({"version": __version__, "signature": signature,
+                               "papers": dict(sorted(records.items()))}, ensure_ascii=False)
+            with contextlib.suppress(OSError):
+                if path.read_text(encoding="utf-8") == text:
+                    continue
+            tmp = path.with_name(f".{path.name}.tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+
+
+def _load_record(root: Path, slug: str, signature: str) -> dict[str, Any] | None:
+    try:
+        raw = json.loads((root / CACHE_DIR / RECORDS / f"{_shard(slug)}.json").read_text(encoding="utf-8"))
+        if raw.get("version") != __version__ or raw.get("signature") != signature:
+            return None
+        record = raw["papers"].get(slug)
+        return record if isinstance(record, dict) else None
+    except (OSError, ValueError, KeyError, AttributeError, TypeError):
+        return None
+
+
+def _refs(rows: list[list[str]]) -> tuple[model.Ref, ...]:
+    return tuple(model.Ref(name, slug) for name, slug in rows)
+
+
+def _paper(entry: Entry, record: dict[str, Any]) -> model.Paper:
+    category = record["category"]
+    return model.Paper(
+        entry=entry, route=record["route"], authors=_refs(record["authors"]), tags=_refs(record["tags"]),
+        category=model.Ref(category[0], category[1]) if category else None, cite_key=record["cite_key"],
+        newer=record["newer"], older=record["older"], unlisted_authors=_refs(record["unlisted"]),
+    )
+
+
+def _partial_site(config: SiteConfig, papers: list[model.Paper]) -> model.Site:
+    return model.Site(config=config, papers={p.slug: p for p in papers}, order=(), recent=(), authors=(),
+                      tags=(), categories=(), years=())
+
+
+@dataclass
+class Patched:
+    """Pages rewritten by a quick notes edit, with the rows the build state needs."""
+
+    written: list[str]
+    unchanged: list[str]
+    outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns], as in build.json
+
+
+class _Neighbours:
+    """Entries of other papers, read from the entry cache through the last build's table."""
+
+    def __init__(self, root: Path, cache: EntryCache, entries: dict[str, list[Any]], signature: str):
+        self.root, self.cache, self.entries, self.signature = root, cache, entries, signature
+
+    def paper(self, slug: str | None) -> model.Paper | None:
+        if slug is None:
+            return None
+        record = _load_record(self.root, slug, self.signature)
+        row = self.entries.get(record["path"]) if record else None
+        entry = self.cache.get(row[0], record["path"], slug) if record and row else None
+        if record is None or entry is None:
+            raise LookupError(slug)
+        return _paper(entry, record)
+
+
+def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], saved_entries: dict[str, list[Any]],
+          table: dict[str, list[Any]], signature: str, cache: EntryCache) -> Patched | None:
+    """Rewrite the pages of entries whose notes alone changed; None when this cannot be done safely."""
+    if not changed or len(changed) > MAX_FILES:
+        return None
+    edits: list[tuple[Entry, Entry]] = []
+    for file in changed:
+        path = file.relative_to(root).as_posix()
+        row = saved_entries.get(path)
+        if row is None or not file.is_file():
+            return None  # an entry added or removed changes listings
+        old = cache.get(row[0], path, _slug(file))
+        report = Report()
+        new = load_entry(file, root, report, previous=old) if old else None
+        if old is None or new is None or report.items or not _notes_only(old, new):
+            return None
+        edits.append((old, new))
+    env = make_environment(root, config)
+    renderer_assets = asset_hashes(static_files(root, config.theme))
+    neighbours = _Neighbours(root, cache, saved_entries, signature)
+    pages: dict[str, bytes] = {}
+    try:
+        for old, new in edits:
+            record = _load_record(root, old.slug, signature)
+            if record is None:
+                return None
+            before, after = _paper(old, record), _paper(new, record)
+            around = [p for p in (neighbours.paper(record["newer"]), neighbours.paper(record["older"])) if p]
+            spec = PageSpec(f"papers/{old.slug}/index.html", "paper", old.slug, "paper.html")
+            on_disk = (output / spec.output).read_bytes()
+            if Renderer(_partial_site(config, [before, *around]), env, root, renderer_assets).render(spec) != on_disk:
+                return None  # the page shows more of the site than the record holds, or was edited by hand
+            pages[spec.output] = Renderer(_partial_site(config, [after, *around]), env, root,
+                                          renderer_assets).render(spec)
+    except (SitegenError, LookupError, OSError, ValueError, TypeError, AttributeError):
+        return None  # any failure of the partial site means: take the ordinary path, which reports it
+    written, unchanged, rows = [], [], {}
+    for out, data in sorted(pages.items()):
+        target = output / out
+        if target.read_bytes() == data:
+            unchanged.append(out)
+            continue
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, target)
+        st = target.stat()
+        rows[out] = [hashlib.sha256(data).hexdigest(), st.st_size, st.st_mtime_ns]
+        written.append(out)
+    for _, new in edits:
+        cache.put(table[new.source_path][0], new)
+    return Patched(written, unchanged, rows)
+
+
+def _slug(file: Path) -> str:
+    from .slugs import is_safe_slug, slugify
+
+    return file.stem if is_safe_slug(file.stem) else slugify(file.stem)
+
+
+def _notes_only(old: Entry, new: Entry) -> bool:
+    return old.slug == new.slug and same_front_matter(old, new)
