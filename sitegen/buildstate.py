@@ -1,7 +1,7 @@
 """What `sitegen build` remembers between runs (`.sitegen-cache/build.json`), as plain JSON.
 
 It holds no render plan: the plan follows from the entries (see
-`SiteState._previous_plan`), and at 10,000 papers it would be most of the file.
+`SiteState._previous`), and at 10,000 papers it would be most of the file.
 
 With it a new build process can tell that nothing changed (and write nothing), or
 re-render only the pages an edited entry appears on, in place, instead of rendering

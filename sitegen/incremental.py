@@ -23,9 +23,10 @@ from jinja2 import meta
 
 from . import config as site_config
 from . import model, routes
+from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
 from .fsutil import write_atomic
-from .loader import AuthorProfile, Content, Entry, load_entry, load_profile, same_front_matter
+from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .parallel import render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .writer import staged
@@ -42,6 +43,15 @@ class Change:
     rendered: int = 0
     css_only: bool = False
     full: bool = False
+
+
+def _relinked(before: model.Site | None, after: model.Site) -> set[str]:
+    """`entry:` tokens of papers whose links or cite key changed though their files did not."""
+    if before is None:  # nothing to compare with: every paper may have changed
+        return {f"entry:{slug}" for slug in after.papers}
+    old = before.papers
+    return {f"entry:{slug}" for slug, paper in after.papers.items()
+            if slug in old and routes.paper_look(old[slug]) != routes.paper_look(paper)}
 
 
 def list_signature(content: Content, drafts: bool) -> str:
@@ -74,8 +84,11 @@ class SiteState:
 
     def _load_all(self, report: Report) -> tuple[dict[str, Entry], dict[str, AuthorProfile]]:
         paths = self._paths()
-        entries = {relpath(p, self.root): e for p in _files(paths.papers, "*.md")
-                   if (e := load_entry(p, self.root, report))}
+        # as `sitegen build` loads them: from the entry cache, the rest parsed across processes
+        cache = EntryCache(self.root)
+        loaded = load_entries(_files(paths.papers, "*.md"), self.root, report, cache, None)
+        cache.save()
+        entries = {e.source_path: e for e in loaded}
         profiles = {relpath(p, self.root): a for p in _files(paths.authors, "*.yaml")
                     if (a := load_profile(p, self.root, report))}
         return entries, profiles
@@ -159,11 +172,13 @@ class SiteState:
             signature = list_signature(content, self.drafts)
         if signature != self.signature:
             tokens.add("list")
-        previous_plan = self._previous_plan(signature, report)  # None: the same as the new one
+        previous_plan, previous_site = self._previous(signature, report)  # plan None: the same as the new one
         site = self._patched(entries, tokens) if "list" not in tokens else None
         # A patched site has the previous structure, so the previous plan still holds.
         reuse = site is not None and self.plan is not None
-        site = site or model.build_site(self.cfg, content, self.drafts)
+        if site is None:
+            site = model.build_site(self.cfg, content, self.drafts)
+            tokens |= _relinked(previous_site, site)
         if any(t.startswith("entry:") for t in tokens):
             tokens.add("entries")
         static = static_files(self.root, self.cfg.theme) if "static" in kinds else self.static
@@ -205,20 +220,21 @@ class SiteState:
             self._by_token = index
         return self._by_token
 
-    def _previous_plan(self, signature: str, report: Report) -> dict[str, routes.PageSpec] | None:
-        """The plan of the output as it stands; None when it equals the plan about to be made.
+    def _previous(self, signature: str, report: Report) -> tuple[dict[str, routes.PageSpec] | None,
+                                                                 model.Site | None]:
+        """The plan and model of the output as it stands; the plan is None when it equals the new one.
 
-        A state restored from disk does not carry its plan: with an unchanged list
-        signature the plan is the same by construction (it depends only on what the
-        signature covers and on the settings), else it is re-derived from the previous
+        A state restored from disk does not carry them: with an unchanged list signature
+        the plan is the same by construction (it depends only on what the signature
+        covers and on the settings), else both are re-derived from the previous
         entries, which the state holds.
         """
         if self.plan is not None:
-            return self.plan
+            return self.plan, getattr(self, "site", None)
         if signature == self.signature:
-            return None
-        previous = self._content(self.entries, self.profiles, report)
-        return {s.output: s for s in routes.plan(model.build_site(self.cfg, previous, self.drafts))}
+            return None, None
+        previous = model.build_site(self.cfg, self._content(self.entries, self.profiles, report), self.drafts)
+        return {s.output: s for s in routes.plan(previous)}, previous
 
     def _patched(self, entries: dict[str, Entry], tokens: set[str]) -> model.Site | None:
         """The previous Site with edited entries swapped in, when nothing structural changed.
@@ -240,9 +256,13 @@ class SiteState:
         return replace(site, papers=papers)
 
     def _reuse_caches(self, renderer: Renderer, tokens: set[str], kinds: set[str]) -> None:
-        """Carry the previous renderer's per-paper caches over, minus what this change touched."""
+        """Carry the previous renderer's per-paper caches over, minus what this change touched.
+
+        A paper's list item, citations and records follow from its entry and its links
+        (`routes.paper_look`); a paper whose links changed carries an `entry:` token too.
+        """
         previous = getattr(self, "_caches", None)
-        if previous and not ({"list", "config"} & tokens or "template" in kinds):
+        if previous and not ("config" in tokens or "template" in kinds):
             renderer.adopt(previous, {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")})
         self._caches = renderer.caches()
 

@@ -104,7 +104,7 @@ def load_content(root: Path, report: Report, cache: ParseCache | None = None, jo
     """Read and validate every entry and author file under root/content/."""
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    entries = _load_entries(_files(papers, "*.md"), root, report, cache, jobs)
+    entries = load_entries(_files(papers, "*.md"), root, report, cache, jobs)
     profiles = [a for p in _files(authors, "*.yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
@@ -133,7 +133,7 @@ def _read(path: Path, shown: str, report: Report) -> str | None:
     return _decode(data, shown, report)
 
 
-def _load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCache | None,
+def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCache | None,
                   jobs: int | None) -> list[Entry]:
     """Entries of `paths` in order: cache hits as they are, the rest parsed (in parallel when many).
 
@@ -211,7 +211,7 @@ def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None 
         shown = _shown(path, root, root.resolve())
         text = _read(path, shown, report)
         return None if text is None else entry_from_text(text, shown, path.stem, report, previous)
-    found = _load_entries([path], root, report, cache, 1)
+    found = load_entries([path], root, report, cache, 1)
     return found[0] if found else None
 
 

@@ -192,3 +192,17 @@ def test_stray_file_in_output_disappears_on_rebuild(tmp_path: Path) -> None:
     stray.write_text("not from this build")
     build(root, tmp_path / "public", search=False)
     assert not stray.exists()
+
+
+def test_a_title_edit_re_renders_its_own_pages_not_the_whole_site(tmp_path: Path) -> None:
+    """A title takes part in cite keys and in ordering ties, yet changes only the pages that show it."""
+    root = copy_site(tmp_path / "site")
+    state = SiteState(root, tmp_path / "out")
+    total = state.full().rendered
+    target = _papers(root)[len(_papers(root)) // 2]
+    _replace_field(target, "title", "'A retitled paper: same authors & date'")
+    change = state.update([target])
+    assert 0 < change.rendered < total / 4
+    fresh = SiteState(root, tmp_path / "fresh")
+    fresh.full()
+    assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "fresh")

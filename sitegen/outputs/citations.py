@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import bibtexparser
@@ -26,6 +27,8 @@ _LATEX = {
 }
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+_NOTHING_TO_ESCAPE = re.compile(r"[^\\{}&%$#_~^\s]+(?: [^\\{}&%$#_~^\s]+)*")  # words, single spaces
+_AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
 def _escape_plain(text: str) -> str:
@@ -38,6 +41,8 @@ def latex_escape(text: str) -> str:
     Unicode stays as it is (biber and modern BibTeX read UTF-8). Math whose braces do
     not balance is escaped like text, so a stray brace can never break the .bib file.
     """
+    if _NOTHING_TO_ESCAPE.fullmatch(text):  # most names and titles: nothing to do
+        return text
     text = " ".join(text.split())
     out, last = [], 0
     for match in INLINE_MATH.finditer(text):
@@ -66,9 +71,10 @@ def split_name(name: str) -> tuple[str, str]:
     return (parts[-1], " ".join(parts[:-1])) if parts else ("", "")
 
 
+@lru_cache(maxsize=65536)
 def _bib_name(name: str) -> str:
     """'Family, Given' for BibTeX; a name holding the word 'and' is braced whole so it stays one author."""
-    if re.search(r"\band\b", name, re.IGNORECASE):
+    if _AND.search(name):
         return "{" + latex_escape(name) + "}"
     family, given = split_name(name)
     return f"{latex_escape(family)}, {latex_escape(given)}" if given else latex_escape(family)
