@@ -178,7 +178,8 @@ class SiteState:
         reuse = site is not None and self.plan is not None
         if site is None:
             site = model.build_site(self.cfg, content, self.drafts)
-            tokens |= _relinked(previous_site, site)
+            if "list" in tokens:  # links and cite keys are part of the signature: unchanged, none moved
+                tokens |= _relinked(previous_site, site)
         if any(t.startswith("entry:") for t in tokens):
             tokens.add("entries")
         static = static_files(self.root, self.cfg.theme) if "static" in kinds else self.static

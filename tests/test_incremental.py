@@ -206,3 +206,25 @@ def test_a_title_edit_re_renders_its_own_pages_not_the_whole_site(tmp_path: Path
     fresh = SiteState(root, tmp_path / "fresh")
     fresh.full()
     assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "fresh")
+
+
+def test_cli_title_edit_keeping_key_and_order_re_renders_few_pages(tmp_path: Path) -> None:
+    """The same in a new `sitegen build`, for an edit that leaves the list signature as it was."""
+    root = copy_site(tmp_path / "site")
+    total = sum(build(root, tmp_path / "public", search=False).pages_by_kind.values())
+    target = _papers(root)[len(_papers(root)) // 2]
+    text = target.read_text(encoding="utf-8")
+    start = text.index("\ntitle:") + len("\ntitle:")
+    end = text.index("\n", start)
+    title = text[start:end].strip()
+    quote = title[0] if title[0] in "'\"" else ""
+    edited = f"{title[:-1]} (revised){quote}" if quote else f"{title} (revised)"
+    target.write_text(text[:start] + " " + edited + text[end:], encoding="utf-8")
+    result = build(root, tmp_path / "public", search=False)
+    assert 0 < result.pages_by_kind["rendered"] < total / 4
+    assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def _clean_build(root: Path, folder: Path) -> Path:
+    build(root, folder, search=False, use_cache=False)
+    return folder
