@@ -46,6 +46,7 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
 
     started = time.perf_counter()
     output = output if output is not None else root / "public"
+    root = root.absolute()  # a relative --root: changed files are matched against the root as given
     cache = EntryCache(root) if use_cache else None
     if cache is not None:
         inputs = buildstate.input_fingerprint(root, output, base_url, drafts, search)

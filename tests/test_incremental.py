@@ -228,3 +228,14 @@ def test_cli_title_edit_keeping_key_and_order_re_renders_few_pages(tmp_path: Pat
 def _clean_build(root: Path, folder: Path) -> Path:
     build(root, folder, search=False, use_cache=False)
     return folder
+
+
+def test_rebuilds_with_a_relative_root_see_the_edit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    monkeypatch.chdir(tmp_path)
+    build(Path("site"), search=False)
+    target = _papers(root)[2]
+    _replace_field(target, "title", "'Seen through a relative root'")
+    build(Path("site"), search=False)
+    assert "Seen through a relative root" in (root / "public/papers" / target.stem / "index.html").read_text()
+    assert tree_bytes(root / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
