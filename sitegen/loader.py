@@ -155,7 +155,7 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
             continue
         key = hashlib.sha256(data).hexdigest()
         if cache is not None:
-            slug = path.stem if is_safe_slug(path.stem) else slugify(path.stem)
+            slug = slug_of(path.stem)
             cached = cache.get(key, shown, slug)
             if cached is not None:
                 entries[-1] = cached
@@ -215,6 +215,11 @@ def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None 
     return found[0] if found else None
 
 
+def slug_of(stem: str) -> str:
+    """An entry's slug: its file name when that is already a safe slug."""
+    return stem if is_safe_slug(stem) else slugify(stem)
+
+
 def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: Entry | None = None) -> Entry | None:
     """Build an Entry from a file's text (also used by the dev server for one file).
 
@@ -230,7 +235,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     report.extend(problems)
     if any(p.severity == "error" for p in problems):
         return None
-    slug = stem if is_safe_slug(stem) else slugify(stem)
+    slug = slug_of(stem)
     abstract = meta.get("abstract", "")
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title

@@ -29,7 +29,7 @@ from . import __version__, model
 from .cache import CACHE_DIR, EntryCache
 from .config import SiteConfig
 from .errors import Report, SitegenError
-from .loader import Entry, load_entry, same_front_matter
+from .loader import Entry, load_entry, same_front_matter, slug_of
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .routes import PageSpec
 
@@ -139,7 +139,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
         row = saved_entries.get(path)
         if row is None or not file.is_file():
             return None  # an entry added or removed changes listings
-        old = cache.get(row[0], path, _slug(file))
+        old = cache.get(row[0], path, slug_of(file.stem))
         report = Report()
         new = load_entry(file, root, report, previous=old) if old else None
         if old is None or new is None or report.items or not _notes_only(old, new):
@@ -179,12 +179,6 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
     for _, new in edits:
         cache.put(table[new.source_path][0], new)
     return Patched(written, unchanged, rows)
-
-
-def _slug(file: Path) -> str:
-    from .slugs import is_safe_slug, slugify
-
-    return file.stem if is_safe_slug(file.stem) else slugify(file.stem)
 
 
 def _notes_only(old: Entry, new: Entry) -> bool:
