@@ -14,6 +14,7 @@ from .cache import EntryCache
 from .errors import BuildFailed, Report
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
+    from .fragments import FragmentStores
     from .incremental import SiteState
     from .parallel import Progress
     from .search import SearchIndex
@@ -61,7 +62,8 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             quick.seconds = time.perf_counter() - started
             return quick
         cache = EntryCache(root)  # start clean: the quick path may have looked entries up
-    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache)
+    stores = _stores(root, inputs) if cache is not None else None
+    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores)
     if cache is not None and state is not None:
         from .notes_patch import save_records
 
@@ -70,6 +72,12 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
         save_records(root, state.site, state.signature)
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
+    from .fragments import FragmentStores, stamp
+
+    return FragmentStores(root, stamp(inputs))
 
 
 def _entry_stats(root: Path, keys: dict[str, str]) -> dict[str, list[Any]]:
@@ -151,6 +159,7 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     state = buildstate.restore(root, output, saved, cache, base_url, drafts)
     if state is None:
         return None
+    state.stores = _stores(root, inputs)
     change = state.update(changed)
     result.written, result.removed = len(change.written), len(change.removed)
     result.unchanged = len(state.hashes) - result.written
@@ -172,7 +181,8 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
 
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
-          search: bool, jobs: int | None, cache: EntryCache | None) -> tuple[BuildResult, SiteState | None]:
+          search: bool, jobs: int | None, cache: EntryCache | None,
+          stores: FragmentStores | None) -> tuple[BuildResult, SiteState | None]:
     """Render everything into a staging folder and swap it in for the output."""
     from .incremental import SiteState
     from .loader import load_content
@@ -190,8 +200,8 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     site = model.build_site(cfg, content, drafts)
     env = make_environment(root, cfg)
     static = static_files(root, cfg.theme)
-    renderer = Renderer(site, env, root, asset_hashes(static))
     specs = routes.plan(site)
+    renderer = Renderer(site, env, root, asset_hashes(static), stores, specs)
     result = BuildResult(output, warnings=report)
     with staged(output) as stage:
         render_all(renderer, specs, stage, jobs, progress)

@@ -25,6 +25,7 @@ from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
+from .fragments import FragmentStores
 from .fsutil import write_atomic
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .parallel import render_all
@@ -77,6 +78,7 @@ class SiteState:
         self.plan: dict[str, routes.PageSpec] | None = {}  # None: not known yet (state restored from disk)
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}
+        self.stores: FragmentStores | None = None  # on-disk fragments, for a state restored by `sitegen build`
 
     # -- loading -----------------------------------------------------------------
     def _paths(self) -> site_config.Paths:
@@ -128,7 +130,7 @@ class SiteState:
         site = model.build_site(cfg, content, self.drafts)
         plan = routes.plan(site)
         specs = {s.output: s for s in plan}
-        renderer = self._renderer(site, env, static)
+        renderer = self._renderer(site, env, static, plan)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
         with staged(self.output) as stage:
@@ -144,9 +146,10 @@ class SiteState:
         self._caches = renderer.caches()
         return change
 
-    def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
+    def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path],
+                  specs: tuple[routes.PageSpec, ...]) -> Renderer:
         versions = asset_hashes(static) if self.asset_versions else {n: "dev" for n in static}
-        return Renderer(site, env, self.root, versions)
+        return Renderer(site, env, self.root, versions, self.stores, specs)
 
     # -- incremental --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> Change:
@@ -188,7 +191,7 @@ class SiteState:
         tokens |= self._template_tokens(changed, paths)
         specs = self.plan if reuse and self.plan is not None else {s.output: s for s in routes.plan(site)}
         templates = self._template_closure(specs.values()) if any(t.startswith("template:") for t in tokens) else {}
-        renderer = self._renderer(site, self.env, static)
+        renderer = self._renderer(site, self.env, static, tuple(specs.values()))
         self._reuse_caches(renderer, tokens, kinds)
         before = previous_plan if previous_plan is not None else specs
         if reuse:

@@ -147,12 +147,14 @@ BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
     "search": _simple("Search"), "404": _simple("Page not found"),
-    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(u) for u in sitemap_urls(site)]},
+    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(u) for u in sitemap_urls(site, r.specs)]},
 }
 
 
-def sitemap_urls(site: Site) -> list[str]:
-    """Every HTML route the sitemap lists (the 404 page is not one of them)."""
-    from .routes import plan
+def sitemap_urls(site: Site, specs: tuple[PageSpec, ...] | None = None) -> list[str]:
+    """Every HTML route the sitemap lists (the 404 page is not one of them); `specs`: the site's plan if known."""
+    if specs is None:
+        from .routes import plan
 
-    return [p.url for p in plan(site) if p.output.endswith("index.html")]
+        specs = plan(site)
+    return [p.url for p in specs if p.output.endswith("index.html")]

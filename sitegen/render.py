@@ -17,7 +17,7 @@ from urllib.parse import urlencode
 import jinja2
 from markupsafe import Markup
 
-from . import feeds, pages
+from . import feeds, fragments, pages
 from .cache import CACHE_DIR
 from .config import SiteConfig
 from .errors import Diagnostic, Location, SitegenError, relpath
@@ -96,8 +96,11 @@ def relative_root(output: str) -> str:
 class Renderer:
     """Renders any PageSpec of one Site to bytes."""
 
-    def __init__(self, site: Site, env: jinja2.Environment, root: Path, assets: dict[str, str]):
+    def __init__(self, site: Site, env: jinja2.Environment, root: Path, assets: dict[str, str],
+                 stores: fragments.FragmentStores | None = None, specs: tuple[PageSpec, ...] | None = None):
         self.site = site
+        self.stores = stores  # on-disk fragments of the whole-list files (sitegen build only)
+        self.specs = specs  # the plan, when the caller has it: the sitemap lists its pages
         self.env = env
         self.root = root
         self.assets = assets  # static path -> short content hash, for cache-busting URLs
@@ -139,6 +142,26 @@ class Renderer:
 
     def render(self, spec: PageSpec) -> bytes:
         """The bytes of one output file; template errors name the template file and line."""
+        store = fragments.MANY.get(spec.kind) if self.stores is not None else None
+        if store is None:
+            return self._render(spec)
+        assert self.stores is not None
+        cache = self.caches()[store]
+        if not self.stores.tried(store):  # what this process has not rendered yet may be on disk
+            loaded = self.stores.load(store, self.site.papers)
+            wrap = Markup if store == "items" else str
+            for key, text in loaded.items():
+                cache.setdefault(key, wrap(text))
+        data = self._render(spec)
+        if spec.kind not in fragments.WHOLE_LIST:
+            return data
+        root = relative_root(spec.output)
+        held = [(k, v) for k, v in cache.items() if store != "items" or k[1] == root]
+        if self.stores.worth_saving(store, len(held)):
+            self.stores.save(store, held, self.site.papers)
+        return data
+
+    def _render(self, spec: PageSpec) -> bytes:
         direct = self._kinds.get(spec.kind)
         if direct:
             return direct(spec)

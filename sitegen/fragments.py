@@ -1,0 +1,118 @@
+"""Per-paper fragments of the whole-list files, kept on disk between build processes.
+
+A front-matter edit re-renders the files that show every paper: the reading lists
+(BibTeX, RIS, CSL-JSON), `papers.json` and the recently-added page. A new `sitegen build`
+process would render 10,000 BibTeX entries, RIS records, JSON lines and list items from
+nothing to rewrite them. With these stores it joins saved fragments and renders only the
+papers that changed.
+
+A store is written by whichever renderer (a worker process, in a parallel build) renders
+its whole-list file, since that renderer holds a fragment of every paper at that moment.
+Two checks keep a fragment honest: the store is stamped with the build's inputs (sitegen
+version, settings, templates, assets), and each fragment with its paper's fingerprint
+(the entry file's digest, route, links and cite key). Anything that does not match is
+rendered again. JSON only, never pickle; a store that cannot be read or written only
+makes the next edit slower.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from .cache import CACHE_DIR
+from .model import Paper
+
+FOLDER = "fragments"
+
+# spec kind of a whole-list file -> the renderer cache it joins (see Renderer.caches)
+WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-list-json": "csl",
+              "papers-json": "records", "recent": "items"}
+# ... and of files that join many papers' fragments of a store (loaded for them, saved only by the above)
+MANY = WHOLE_LIST | {"author-bib": "bib", "tag-bib": "bib"}
+
+
+def fingerprint(paper: Paper) -> str:
+    """What a paper's fragments follow from besides settings and templates: its file, route, links and cite key."""
+    refs = ["\x1d".join(f"{r.name}\x1e{r.slug}" for r in group)
+            for group in (paper.authors, paper.unlisted_authors, paper.tags)]
+    category = f"{paper.category.name}\x1e{paper.category.slug}" if paper.category else ""
+    text = "\x1f".join((paper.entry.digest, paper.route, paper.cite_key, category, *refs))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
+
+
+def _encode_key(key: Any) -> Any:
+    return list(key) if isinstance(key, tuple) else key
+
+
+def _decode_key(key: Any) -> Any:
+    return tuple(key) if isinstance(key, list) else key
+
+
+class FragmentStores:
+    """The stores of one site's cache folder, for one set of build inputs (`stamp`)."""
+
+    def __init__(self, root: Path, stamp: str):
+        self.folder = root / CACHE_DIR / FOLDER
+        self.stamp = stamp
+        self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
+        self._marks: dict[int, str] = {}  # id(paper) -> fingerprint: computed once per paper, not per store
+
+    def _mark(self, paper: Paper) -> str:
+        key = id(paper)
+        mark = self._marks.get(key)
+        if mark is None:
+            mark = self._marks[key] = fingerprint(paper)
+        return mark
+
+    def load(self, name: str, papers: dict[str, Paper]) -> dict[Any, str]:
+        """The store's fragments whose paper still has the fingerprint it was saved with."""
+        self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
+        try:
+            raw = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
+            if raw.get("stamp") != self.stamp:
+                return {}
+            rows = raw["fragments"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return {}
+        found: dict[Any, str] = {}
+        for key, mark, text in rows:
+            paper = papers.get(key[0] if isinstance(key, list) else key)
+            if paper is not None and self._mark(paper) == mark:
+                found[_decode_key(key)] = text
+        self.reused[name] = len(found)
+        return found
+
+    def worth_saving(self, name: str, held: int) -> bool:
+        """Rewrite a store unless nearly all of it came from disk (one edit should not rewrite megabytes)."""
+        reused = self.reused.get(name)
+        return reused is None or held - reused > max(20, held // 100)
+
+    def tried(self, name: str) -> bool:
+        """Whether this process has looked for the store (or saved it) already."""
+        return name in self.reused
+
+    def save(self, name: str, fragments: Iterable[tuple[Any, str]], papers: dict[str, Paper]) -> None:
+        """Write a store of these (key, text) pairs, each marked with its paper's fingerprint."""
+        rows = []
+        for key, text in fragments:
+            paper = papers.get(key[0] if isinstance(key, tuple) else key)
+            if paper is not None:
+                rows.append([_encode_key(key), self._mark(paper), str(text)])
+        payload = json.dumps({"stamp": self.stamp, "fragments": rows}, ensure_ascii=False, separators=(",", ":"))
+        with contextlib.suppress(OSError):
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp = self.folder / f".{name}.{os.getpid()}.tmp"
+            tmp.write_text(payload, encoding="utf-8")
+            os.replace(tmp, self.folder / f"{name}.json")
+        self.reused[name] = len(rows)
+
+
+def stamp(inputs: dict[str, Any]) -> str:
+    """A digest of a build's inputs (see buildstate.input_fingerprint)."""
+    return hashlib.sha256(json.dumps(inputs, sort_keys=True, default=str).encode("utf-8")).hexdigest()

@@ -1,0 +1,110 @@
+"""Per-paper fragments saved by one build process and joined by the next one's whole-list files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from sitegen.build import build
+from sitegen.cache import CACHE_DIR
+from sitegen.fragments import FOLDER, WHOLE_LIST
+
+from .site_factory import copy_site, tree_bytes
+
+PAPERS = 8
+STORES = sorted(set(WHOLE_LIST.values()))
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Path:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    return root
+
+
+def _store(root: Path, name: str) -> Path:
+    return root / CACHE_DIR / FOLDER / f"{name}.json"
+
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((root / "content/papers").glob("*.md"))
+
+
+def _retitle(entry: Path, title: str) -> None:
+    text = entry.read_text(encoding="utf-8")
+    entry.write_text(re.sub(r"(?m)^title:.*(\n[ \t]+.*)*$", "title: " + json.dumps(title), text, count=1),
+                     encoding="utf-8")
+
+
+def _clean(root: Path, folder: Path) -> dict[str, bytes]:
+    build(root, folder, search=False, use_cache=False)
+    return tree_bytes(folder)
+
+
+def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
+    """Append `marker` to one paper's saved fragment (fingerprint and stamp kept)."""
+    path = _store(root, name)
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    rows = [row for row in raw["fragments"] if (row[0][0] if isinstance(row[0], list) else row[0]) == slug]
+    assert rows, f"no fragment of {slug} in {name}"
+    for row in rows:
+        row[2] += marker
+    path.write_text(json.dumps(raw), encoding="utf-8")
+
+
+def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
+    for name in STORES:
+        raw = json.loads(_store(site, name).read_text(encoding="utf-8"))
+        slugs = {row[0][0] if isinstance(row[0], list) else row[0] for row in raw["fragments"]}
+        assert len(slugs) == PAPERS, name
+        assert raw["stamp"]
+
+
+def test_a_front_matter_edit_reuses_the_other_papers_fragments(site: Path, tmp_path: Path) -> None:
+    """The next process joins saved fragments: a fragment altered on disk shows up in the rewritten file."""
+    edited, other = _entries(site)[2], _entries(site)[5]
+    _mark_fragment(site, "bib", other.stem, "% reused from disk\n")
+    _retitle(edited, "A retitled paper: caches & fragments")
+    build(site, tmp_path / "public", search=False)
+    bib = (tmp_path / "public/reading-list.bib").read_text(encoding="utf-8")
+    assert "% reused from disk" in bib
+    assert "A retitled paper: caches \\& fragments" in bib  # the edited paper's entry is rendered again
+
+
+def test_edited_papers_fragments_are_not_reused(site: Path, tmp_path: Path) -> None:
+    """The edited paper's saved fragments no longer match its fingerprint, whatever they say."""
+    edited = _entries(site)[2]
+    for name in STORES:
+        _mark_fragment(site, name, edited.stem, "STALE-FRAGMENT")
+    _retitle(edited, "Another title")
+    build(site, tmp_path / "public", search=False)
+    assert tree_bytes(tmp_path / "public") == _clean(site, tmp_path / "clean")
+
+
+def test_stores_of_other_inputs_or_damaged_are_ignored(site: Path, tmp_path: Path) -> None:
+    stamped = _store(site, "bib")
+    raw = json.loads(stamped.read_text(encoding="utf-8"))
+    raw["stamp"] = "another build's inputs"
+    raw["fragments"] = [[row[0], row[1], row[2] + "STALE"] for row in raw["fragments"]]
+    stamped.write_text(json.dumps(raw), encoding="utf-8")
+    _store(site, "ris").write_text("{not json", encoding="utf-8")
+    _store(site, "records").unlink()
+    _retitle(_entries(site)[4], "Retitled once more")
+    build(site, tmp_path / "public", search=False)
+    assert tree_bytes(tmp_path / "public") == _clean(site, tmp_path / "clean")
+    assert json.loads(_store(site, "records").read_text(encoding="utf-8"))["fragments"]  # saved again
+
+
+def test_one_edit_does_not_rewrite_the_stores(tmp_path: Path) -> None:
+    """A store that came almost whole from disk is left as it is: one edit should not rewrite megabytes."""
+    root = copy_site(tmp_path / "site", papers=None)
+    public = tmp_path / "public"
+    build(root, public, search=False)
+    before = {name: _store(root, name).stat().st_mtime_ns for name in STORES}
+    _retitle(_entries(root)[10], "A single edit")
+    build(root, public, search=False)
+    assert {name: _store(root, name).stat().st_mtime_ns for name in STORES} == before
+    assert tree_bytes(public) == _clean(root, tmp_path / "clean")
