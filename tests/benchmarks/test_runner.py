@@ -6,6 +6,7 @@ never how fast anything was: timings on a shared CI machine are not test results
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -20,17 +21,19 @@ REPO = Path(__file__).resolve().parents[2]
 N = 200
 RELOADS = 2
 HUGO = hugo_binary()
+PELICAN = importlib.util.find_spec("pelican") is not None
 BUILD_METRICS = ("wall", "cpu", "user", "rss_mb")
 SCENARIOS = ("cold_build", "noop_rebuild", "body_edit_rebuild", "title_edit_rebuild")
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One run of `python -m benchmarks.run` (with --hugo when a Hugo binary is installed)."""
+    """One run of `python -m benchmarks.run` (with --hugo and --pelican when those are installed)."""
     work = tmp_path_factory.mktemp("bench")
     out = work / "results.json"
     command = [sys.executable, "-m", "benchmarks.run", "--sizes", str(N), "--runs", "1", "--reloads", str(RELOADS),
-               "--work", str(work), "--out", str(out), *(["--hugo"] if HUGO else [])]
+               "--work", str(work), "--out", str(out), *(["--hugo"] if HUGO else []),
+               *(["--pelican"] if PELICAN else [])]
     proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -97,3 +100,19 @@ def test_hugo_builds_the_same_papers(results: dict[str, Any]) -> None:
     assert size["files_compared"]["common"] > N
     assert "**sitegen / Hugo**" in results["printed"]
     assert results["environment"]["hugo"]
+
+
+@pytest.mark.skipif(not PELICAN, reason="Pelican is not installed: pip install -e '.[bench]'")
+def test_pelican_builds_the_same_papers(results: dict[str, Any]) -> None:
+    size = _size(results)
+    _positive_build(size["pelican"]["cold_build"], 3)
+    assert size["pelican"]["output"]["paper_pages"] == N
+    assert size["pelican"]["output"]["html_pages"] > N
+    for metric in ("wall", "cpu", "rss"):
+        ratio = size["ratio_pelican"][metric]
+        assert len(ratio["pairs"]) == 3 and all(r > 0 for r in ratio["pairs"])
+        assert ratio["median_of_pairs"] > 0 and ratio["of_medians"] > 0
+    compared = size["files_compared_pelican"]
+    assert compared["common"] > N
+    assert "**sitegen / Pelican**" in results["printed"] and "| Pelican cold build |" in results["printed"]
+    assert results["environment"]["pelican"]
