@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 from collections.abc import Callable
@@ -52,6 +53,9 @@ def render_all(renderer: Renderer, specs: tuple[routes.PageSpec, ...], stage: St
     chunks = [list(specs[i : i + CHUNK]) for i in range(0, total, CHUNK)]
     _worker = (renderer, stage)
     done = 0
+    # Objects that exist at fork time are left out of the workers' collections: scanning them
+    # would write to their headers and copy every page of the shared model into each worker.
+    gc.freeze()
     try:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
             for written, unchanged, outputs, problems in pool.imap_unordered(_render_chunk, chunks):
@@ -66,3 +70,4 @@ def render_all(renderer: Renderer, specs: tuple[routes.PageSpec, ...], stage: St
                     progress(done, total)
     finally:
         _worker = None
+        gc.unfreeze()
