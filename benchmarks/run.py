@@ -16,7 +16,8 @@ process started with subprocess and reaped with os.wait4, which gives:
   from /proc (Linux only, else null); it differs from rss once a build uses worker processes
   (it also counts pages those share, so it over-states forked workers).
 
-What is measured (medians over --runs; the cold build at least 3 times):
+What is measured (medians over --runs; the cold build at least 3 times, or --cold-runs times for a size
+too large to repeat; --no-serve leaves out the serve session):
 
 - cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/;
 - noop_rebuild: the same command again with nothing changed (files_touched counts output files
@@ -527,7 +528,7 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
         return sample
 
     # cold builds, interleaved with the other tools': each round starts one place further along the list
-    cold_runs = max(args.runs, 3)
+    cold_runs = args.cold_runs
     tools = ["sitegen", *(["hugo"] if hugo else []), *(["pelican"] if pelican else [])]
     cold: dict[str, list[Sample]] = {tool: [] for tool in tools}
     for i in range(cold_runs):
@@ -575,8 +576,9 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
     progress(f"N={n}: restoring the entry (unmeasured rebuild)")
     measure_build()
 
-    progress(f"N={n}: sitegen serve, {args.reloads} body and {args.reloads} title edits")
-    result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
+    if not args.no_serve:
+        progress(f"N={n}: sitegen serve, {args.reloads} body and {args.reloads} title edits")
+        result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
 
     if hugo:
         result["hugo"] = {"cold_build": summarize(cold["hugo"]), "output": output_stats(hugo_root / "public")}
@@ -663,10 +665,11 @@ def markdown(results: dict[str, Any]) -> str:
                            ("title_edit_rebuild", "title edit, new process")):
             m = s[key]
             row(label, m, f"{_f(m.get('files_touched'), 0)} files touched")
-        v = s["serve"]
-        rows.append(f"| {n} | serve start-up (initial build) | {_f(v['startup_s'], 3)} | {_f(v['cpu_s'], 2)}* | "
-                    f"{_f(v['rss_mb'], 0)}* | {_f(v['tree_rss_mb'], 0)}* | 1 | *whole session |")
-        for kind in ("body", "title"):
+        v = s.get("serve")  # not measured with --no-serve
+        if v is not None:
+            rows.append(f"| {n} | serve start-up (initial build) | {_f(v['startup_s'], 3)} | {_f(v['cpu_s'], 2)}* | "
+                        f"{_f(v['rss_mb'], 0)}* | {_f(v['tree_rss_mb'], 0)}* | 1 | *whole session |")
+        for kind in ("body", "title") if v is not None else ():
             m = v[f"{kind}_reload"]
             rows.append(f"| {n} | serve save → reload, {kind} edit | {_f(m['median_ms'] / 1000, 3)} | | | | "
                         f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
@@ -718,6 +721,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sizes", default="1000,10000", help="comma-separated corpus sizes (default: 1000,10000)")
     parser.add_argument("--runs", type=int, default=5, help="runs per measurement (cold builds: at least 3)")
     parser.add_argument("--reloads", type=int, default=10, help="serve edits of each kind (default: 10)")
+    parser.add_argument("--cold-runs", type=int, default=None,
+                        help="cold builds per tool (default: --runs, at least 3); fewer for sizes too large to repeat")
+    parser.add_argument("--no-serve", action="store_true", help="skip the sitegen serve session")
     parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
     parser.add_argument("--pelican", action="store_true",
                         help="also build the same corpus with Pelican and report ratios")
@@ -732,8 +738,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.sizes = [int(s.replace("_", "")) for s in args.sizes.split(",") if s.strip()]
     except ValueError:
         parser.error("--sizes takes integers, e.g. 1000,10000")
-    if not args.sizes or min(args.sizes) < 1 or args.runs < 1 or args.reloads < 1:
-        parser.error("--sizes, --runs and --reloads must be positive")
+    args.cold_runs = max(args.runs, 3) if args.cold_runs is None else args.cold_runs
+    if not args.sizes or min(args.sizes) < 1 or args.runs < 1 or args.reloads < 1 or args.cold_runs < 1:
+        parser.error("--sizes, --runs, --cold-runs and --reloads must be positive")
     args.work = args.work.resolve()
     args.out = (args.out or args.work / "results.json").resolve()
     return args
@@ -771,7 +778,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     results: dict[str, Any] = {
         "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
-        "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": max(args.runs, 3),
+        "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": args.cold_runs, "serve": not args.no_serve,
                      "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo),
                      "pelican": args.pelican},
         "environment": environment(hugo, args.pelican),
