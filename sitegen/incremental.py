@@ -144,6 +144,7 @@ class SiteState:
         self.entries, self.profiles, self.plan, self._by_token = entries, profiles, specs, None
         self.signature = list_signature(content, self.drafts)
         self._caches = renderer.caches()
+        self._outputs_by_token()  # now, not on the first edit, which should show at once
         return change
 
     def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path],
@@ -166,13 +167,13 @@ class SiteState:
         tokens: set[str] = set()
         for path in sorted({Path(p) for p in changed}):
             tokens |= self._reload(path, paths, entries, profiles, report)
-        content = self._content(entries, profiles, report)
+        # Notes are no part of the signature, and cannot add, remove or rename a paper: the
+        # 10,000-entry content (sorted, checked for clashes) is needed only if the model is rebuilt.
+        notes_only = all(t.startswith("notes:") for t in tokens)
+        content = None if notes_only else self._content(entries, profiles, report)
         if report.has_errors:
             raise BuildFailed(report.items)
-        if all(t.startswith("notes:") for t in tokens):
-            signature = self.signature  # notes are no part of it
-        else:
-            signature = list_signature(content, self.drafts)
+        signature = self.signature if content is None else list_signature(content, self.drafts)
         if signature != self.signature:
             tokens.add("list")
         previous_plan, previous_site = self._previous(signature, report)  # plan None: the same as the new one
@@ -180,6 +181,7 @@ class SiteState:
         # A patched site has the previous structure, so the previous plan still holds.
         reuse = site is not None and self.plan is not None
         if site is None:
+            content = content or self._content(entries, profiles, report)
             site = model.build_site(self.cfg, content, self.drafts)
             if "list" in tokens:  # links and cite keys are part of the signature: unchanged, none moved
                 tokens |= _relinked(previous_site, site)
@@ -204,7 +206,8 @@ class SiteState:
         rendered = len(files)
         files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
                   if "static" in kinds}
-        stale = (set(before) - set(specs)) | {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
+        stale = set(before) - set(specs) if before is not specs else set()  # 64,000 names: not when unchanged
+        stale |= {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
         change = self._apply(files, stale)
         change.rendered = rendered
         change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
