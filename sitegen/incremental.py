@@ -69,8 +69,9 @@ class SiteState:
     """A site held in memory together with the output directory it keeps up to date."""
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
-                 asset_versions: bool = True):
+                 asset_versions: bool = True, durable: bool = True):
         self.root, self.output, self.base_url = root, output, base_url
+        self.durable = durable  # fsync each rewritten file (not for the preview's throwaway output)
         self.drafts, self.asset_versions = drafts, asset_versions
         self.entries: dict[str, Entry] = {}
         self.profiles: dict[str, AuthorProfile] = {}
@@ -360,7 +361,7 @@ class SiteState:
             target = self.output / out
             if self.hashes.get(out) == digest and target.exists():
                 continue
-            write_atomic(target, data)
+            write_atomic(target, data, self.durable)
             self.hashes[out] = digest
             change.written.append(out)
         for out in sorted(stale):

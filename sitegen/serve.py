@@ -48,7 +48,8 @@ class PreviewSession:
         self._index_thread: threading.Thread | None = None
         try:
             cfg = site_config.load(self.root, base_url)
-            self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False)
+            self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False,
+                                   durable=False)
             self.state.full()
             if search:
                 self._report_index(refresh_index(self.output))
