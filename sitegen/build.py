@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import config as site_config
 from . import model, routes
-from .cache import EntryCache
+from .cache import CACHE_DIR, EntryCache
 from .errors import BuildFailed, Report
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
@@ -75,9 +75,9 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
 
 
 def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
-    from .fragments import FragmentStores, stamp
+    from .fragments import FOLDER, FragmentStores, stamp
 
-    return FragmentStores(root, stamp(inputs))
+    return FragmentStores(root / CACHE_DIR / FOLDER, stamp(inputs))
 
 
 def _entry_stats(root: Path, keys: dict[str, str]) -> dict[str, list[Any]]:

@@ -25,7 +25,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .cache import CACHE_DIR
 from .model import Paper
 
 FOLDER = "fragments"
@@ -55,10 +54,10 @@ def _decode_key(key: Any) -> Any:
 
 
 class FragmentStores:
-    """The stores of one site's cache folder, for one set of build inputs (`stamp`)."""
+    """The stores in one folder, for one set of build inputs (`stamp`)."""
 
-    def __init__(self, root: Path, stamp: str):
-        self.folder = root / CACHE_DIR / FOLDER
+    def __init__(self, folder: Path, stamp: str):
+        self.folder = folder
         self.stamp = stamp
         self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
         self._marks: dict[int, str] = {}  # id(paper) -> fingerprint: computed once per paper, not per store

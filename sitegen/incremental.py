@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -69,7 +70,7 @@ class SiteState:
     """A site held in memory together with the output directory it keeps up to date."""
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
-                 asset_versions: bool = True, durable: bool = True):
+                 asset_versions: bool = True, durable: bool = True, scratch: Path | None = None):
         self.root, self.output, self.base_url = root, output, base_url
         self.durable = durable  # fsync each rewritten file (not for the preview's throwaway output)
         self.drafts, self.asset_versions = drafts, asset_versions
@@ -80,6 +81,7 @@ class SiteState:
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}
         self.stores: FragmentStores | None = None  # on-disk fragments, for a state restored by `sitegen build`
+        self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
 
     # -- loading -----------------------------------------------------------------
     def _paths(self) -> site_config.Paths:
@@ -131,6 +133,8 @@ class SiteState:
         site = model.build_site(cfg, content, self.drafts)
         plan = routes.plan(site)
         specs = {s.output: s for s in plan}
+        if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces
+            self.stores = FragmentStores(self.scratch, uuid.uuid4().hex)
         renderer = self._renderer(site, env, static, plan)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
@@ -163,6 +167,8 @@ class SiteState:
             return Change()
         if "config" in kinds or "theme-structure" in kinds:
             return self.full()
+        if "template" in kinds and self.scratch is not None:
+            self.stores = None  # pieces saved by the initial build show the old templates
         report = Report()
         entries, profiles = dict(self.entries), dict(self.profiles)
         tokens: set[str] = set()

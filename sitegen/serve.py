@@ -40,6 +40,7 @@ class PreviewSession:
         self.root = root.resolve()
         self.log = log or (lambda _: None)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-"))
+        self.scratch = Path(tempfile.mkdtemp(prefix="sitegen-serve-cache-"))  # beside, never served
         self.history: list[RebuildRecord] = []
         self._lock = threading.Lock()
         self.search = search
@@ -49,13 +50,14 @@ class PreviewSession:
         try:
             cfg = site_config.load(self.root, base_url)
             self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False,
-                                   durable=False)
+                                   durable=False, scratch=self.scratch)
             self.state.full()
             if search:
                 self._report_index(refresh_index(self.output))
             self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload)
         except BaseException:
             shutil.rmtree(self.output, ignore_errors=True)
+            shutil.rmtree(self.scratch, ignore_errors=True)
             raise
         self.watcher = Watcher(self.root, self.rebuild)
         self._thread = threading.Thread(target=self.server.serve_forever, name="sitegen-http", daemon=True)
@@ -123,6 +125,7 @@ class PreviewSession:
         if self._thread.is_alive():
             self._thread.join(timeout=5)
         shutil.rmtree(self.output, ignore_errors=True)
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def __enter__(self) -> PreviewSession:
         return self.start()

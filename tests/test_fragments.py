@@ -11,6 +11,7 @@ import pytest
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
 from sitegen.fragments import FOLDER, WHOLE_LIST
+from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
 
@@ -108,3 +109,53 @@ def test_one_edit_does_not_rewrite_the_stores(tmp_path: Path) -> None:
     build(root, public, search=False)
     assert {name: _store(root, name).stat().st_mtime_ns for name in STORES} == before
     assert tree_bytes(public) == _clean(root, tmp_path / "clean")
+
+
+def _preview(root: Path, output: Path, scratch: Path) -> SiteState:
+    state = SiteState(root, output, asset_versions=False, durable=False, scratch=scratch)
+    state.full()
+    return state
+
+
+@pytest.fixture
+def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Render even a small site across forked workers, as a large one is."""
+    import sitegen.parallel as parallel_module
+
+    monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 1)
+    monkeypatch.setattr(parallel_module, "CHUNK", 37)
+
+
+@pytest.mark.usefixtures("parallel")
+def test_the_previews_first_front_matter_edit_joins_its_workers_pieces(tmp_path: Path) -> None:
+    """The preview's initial build renders in workers; their pieces, not the parent's empty caches, serve the edit."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    scratch = tmp_path / "scratch"
+    state = _preview(root, tmp_path / "out", scratch)
+    edited, other = _entries(root)[2], _entries(root)[5]
+    path = scratch / "bib.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    for row in raw["fragments"]:
+        if row[0] == other.stem:
+            row[2] += "% from the initial build\n"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    _retitle(edited, "Retitled in the preview")
+    state.update([edited])
+    bib = (tmp_path / "out/reading-list.bib").read_text(encoding="utf-8")
+    assert "% from the initial build" in bib and "Retitled in the preview" in bib
+
+
+@pytest.mark.usefixtures("parallel")
+def test_the_preview_stops_using_pieces_once_a_template_changes(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    state = _preview(root, tmp_path / "out", tmp_path / "scratch")
+    item = root / "themes/default/templates/partials/item.html"
+    item.write_text(item.read_text(encoding="utf-8").replace("<article", "<article data-edited", 1), encoding="utf-8")
+    edited = _entries(root)[1]
+    _retitle(edited, "Retitled after a template edit")
+    state.update([item])
+    state.update([edited])
+    recent = (tmp_path / "out/recent/index.html").read_text(encoding="utf-8")
+    assert recent.count("data-edited") == PAPERS
+    _preview(root, tmp_path / "clean", tmp_path / "scratch-clean")
+    assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "clean")

@@ -55,6 +55,7 @@ def session(tmp_path: Path) -> Iterator[PreviewSession]:
     with PreviewSession(root, port=0) as running:
         yield running
     assert not running.output.exists(), "the temporary output must be deleted on exit"
+    assert not running.scratch.exists(), "so must the folder of saved fragments"
     assert not any(t.name.startswith("sitegen-") and t.is_alive() for t in threading.enumerate()
                    if t.name != "sitegen-debounce"), "no stray threads"
 
