@@ -18,11 +18,11 @@ from pathlib import Path
 
 import yaml
 
+from benchmarks.entries import split_front_matter, theme_static, write_converted
+
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "hugo"
-REPO = HERE.parent
 FIELDS = ("title", "date", "authors", "tags", "added", "abstract")
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
@@ -41,14 +41,6 @@ def hugo_binary() -> Path | None:
     return Path(found) if found else None
 
 
-def split_front_matter(text: str) -> tuple[dict, str]:
-    """(front matter, body) of a sitegen entry: YAML between the first two '---' lines."""
-    if not text.startswith("---\n"):
-        raise ValueError("entry does not start with '---'")
-    end = text.index("\n---\n", 3)
-    return yaml.load(text[4:end], Loader=Loader) or {}, text[end + 5 :]
-
-
 def convert_entry(text: str) -> str:
     """A sitegen entry as a Hugo content file."""
     meta, body = split_front_matter(text)
@@ -63,16 +55,8 @@ def convert(sitegen_root: Path, hugo_root: Path) -> int:
     """Write the Hugo site for the sitegen site at `sitegen_root` into `hugo_root` (replaced); return #papers."""
     shutil.rmtree(hugo_root, ignore_errors=True)
     shutil.copytree(TEMPLATE, hugo_root)
-    static = sitegen_root / "themes" / "default" / "static"
-    if not static.is_dir():
-        static = REPO / "themes" / "default" / "static"
-    shutil.copytree(static, hugo_root / "static" / "static")
-    papers = hugo_root / "content" / "papers"
-    count = 0
-    for path in sorted((sitegen_root / "content" / "papers").glob("*.md")):
-        (papers / path.name).write_text(convert_entry(path.read_text(encoding="utf-8")), encoding="utf-8")
-        count += 1
-    return count
+    shutil.copytree(theme_static(sitegen_root), hugo_root / "static" / "static")
+    return write_converted(sitegen_root, hugo_root / "content" / "papers", lambda _, text: convert_entry(text))
 
 
 def main() -> None:

@@ -18,11 +18,10 @@ from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from benchmarks.hugo_site import split_front_matter
+from benchmarks.entries import split_front_matter, theme_static, write_converted
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "pelican"
-REPO = HERE.parent
 OUTPUT = "public"
 CACHE = "cache"  # CACHE_PATH in pelicanconf.py; content caching is off there, and clean() removes it anyway
 
@@ -61,18 +60,9 @@ def convert(sitegen_root: Path, pelican_root: Path) -> int:
     """Write the Pelican project for the sitegen site `sitegen_root` into `pelican_root` (replaced); return #papers."""
     shutil.rmtree(pelican_root, ignore_errors=True)
     shutil.copytree(TEMPLATE, pelican_root, ignore=shutil.ignore_patterns("__pycache__", "README.md"))
-    static = sitegen_root / "themes" / "default" / "static"
-    if not static.is_dir():
-        static = REPO / "themes" / "default" / "static"
-    shutil.copytree(static, pelican_root / "theme" / "static")
-    papers = pelican_root / "content" / "papers"
-    papers.mkdir(parents=True)
-    count = 0
-    for path in sorted((sitegen_root / "content" / "papers").glob("*.md")):
-        text = convert_entry(path.read_text(encoding="utf-8"), path.stem)
-        (papers / path.name).write_text(text, encoding="utf-8")
-        count += 1
-    return count
+    shutil.copytree(theme_static(sitegen_root), pelican_root / "theme" / "static")
+    return write_converted(sitegen_root, pelican_root / "content" / "papers",
+                           lambda path, text: convert_entry(text, path.stem))
 
 
 def clean(pelican_root: Path) -> None:

@@ -60,13 +60,14 @@ class FragmentStores:
         self.folder = folder
         self.stamp = stamp
         self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
-        self._marks: dict[int, str] = {}  # id(paper) -> fingerprint: computed once per paper, not per store
+        self._marks: dict[str, tuple[Paper, str]] = {}  # slug -> (paper, fingerprint): once per paper, not per store
 
     def _mark(self, paper: Paper) -> str:
-        key = id(paper)
-        mark = self._marks.get(key)
-        if mark is None:
-            mark = self._marks[key] = fingerprint(paper)
+        known = self._marks.get(paper.slug)
+        if known is not None and known[0] is paper:  # the preview swaps in new Paper objects after an edit
+            return known[1]
+        mark = fingerprint(paper)
+        self._marks[paper.slug] = (paper, mark)
         return mark
 
     def load(self, name: str, papers: dict[str, Paper]) -> dict[Any, str]:
