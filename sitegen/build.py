@@ -201,7 +201,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     env = make_environment(root, cfg)
     static = static_files(root, cfg.theme)
     specs = routes.plan(site)
-    renderer = Renderer(site, env, root, asset_hashes(static), stores, specs)
+    renderer = Renderer(site, env, root, asset_hashes(static), stores)
     result = BuildResult(output, warnings=report)
     with staged(output) as stage:
         render_all(renderer, specs, stage, jobs, progress)

@@ -135,7 +135,7 @@ class SiteState:
         specs = {s.output: s for s in plan}
         if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces
             self.stores = FragmentStores(self.scratch, uuid.uuid4().hex)
-        renderer = self._renderer(site, env, static, plan)
+        renderer = self._renderer(site, env, static)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
         with staged(self.output) as stage:
@@ -152,10 +152,9 @@ class SiteState:
         self._outputs_by_token()  # now, not on the first edit, which should show at once
         return change
 
-    def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path],
-                  specs: tuple[routes.PageSpec, ...]) -> Renderer:
+    def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
         versions = asset_hashes(static) if self.asset_versions else {n: "dev" for n in static}
-        return Renderer(site, env, self.root, versions, self.stores, specs)
+        return Renderer(site, env, self.root, versions, self.stores)
 
     # -- incremental --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> Change:
@@ -200,7 +199,7 @@ class SiteState:
         tokens |= self._template_tokens(changed, paths)
         specs = self.plan if reuse and self.plan is not None else {s.output: s for s in routes.plan(site)}
         templates = self._template_closure(specs.values()) if any(t.startswith("template:") for t in tokens) else {}
-        renderer = self._renderer(site, self.env, static, tuple(specs.values()))
+        renderer = self._renderer(site, self.env, static)
         self._reuse_caches(renderer, tokens, kinds)
         before = previous_plan if previous_plan is not None else specs
         if reuse:

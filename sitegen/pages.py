@@ -82,7 +82,7 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
 
 
 def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
-    topics = [t for t in site.tags if not t.is_category]
+    topics = sorted((t for t in site.tags if not t.is_category), key=lambda t: (-len(t.papers), t.name.casefold()))
     largest = max((len(t.papers) for t in site.tags), default=1)
     return {"title": "Tags", "description": f"{len(site.tags)} topics of the papers on {site.config.title}.",
             "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml"}
@@ -147,14 +147,7 @@ BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
     "search": _simple("Search"), "404": _simple("Page not found"),
-    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(u) for u in sitemap_urls(site, r.specs)]},
+    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(out.removesuffix("index.html"))
+                                                     for out in spec.shape]},
 }
 
-
-def sitemap_urls(site: Site, specs: tuple[PageSpec, ...] | None = None) -> list[str]:
-    """Every HTML route the sitemap lists (the 404 page is not one of them); `specs`: the site's plan if known."""
-    if specs is None:
-        from .routes import plan
-
-        specs = plan(site)
-    return [p.url for p in specs if p.output.endswith("index.html")]

@@ -97,10 +97,9 @@ class Renderer:
     """Renders any PageSpec of one Site to bytes."""
 
     def __init__(self, site: Site, env: jinja2.Environment, root: Path, assets: dict[str, str],
-                 stores: fragments.FragmentStores | None = None, specs: tuple[PageSpec, ...] | None = None):
+                 stores: fragments.FragmentStores | None = None):
         self.site = site
         self.stores = stores  # on-disk fragments of the whole-list files (sitegen build only)
-        self.specs = specs  # the plan, when the caller has it: the sitemap lists its pages
         self.env = env
         self.root = root
         self.assets = assets  # static path -> short content hash, for cache-busting URLs

@@ -133,6 +133,17 @@ def test_every_tag_page_lists_exactly_its_papers(built_site: BuiltSite) -> None:
     assert len(list((built_site.output / "tags").glob("*/index.html"))) == len(names)
 
 
+def test_tag_index_lists_topics_most_used_first_with_their_counts(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    categories = {m["category"] for m in entries.values() if m.get("category")}
+    used = Counter(t for m in entries.values() for t in m.get("tags") or [] if t not in categories)
+    index = read_html(built_site.output / "tags" / "index.html")
+    topics = next(s for s in index.iter("section") if s.get("aria-labelledby") == "topics-heading")
+    shown = [(text_of(one(a, "tag-name")), int(text_of(one(a, "count")))) for a in topics.iter("a")]
+    assert shown == sorted(used.items(), key=lambda kv: (-kv[1], kv[0].casefold()))
+    assert len(shown) > 10 and shown[0][1] > shown[-1][1]
+
+
 def test_category_pages_list_exactly_their_papers(built_site: BuiltSite) -> None:
     entries = committed_entries()
     for code in {m["category"] for m in entries.values() if m.get("category")}:
