@@ -92,8 +92,11 @@ class FrontMatterError(Exception):
 
 
 def split(text: str) -> tuple[str | None, str, int]:
-    """Return (yaml_text, body, body_start_line); yaml_text is None when there is no block."""
-    text = text.lstrip("\ufeff").replace("\r\n", "\n")
+    """Return (yaml_text, body, body_start_line); yaml_text is None when there is no block.
+
+    CRLF and a lone CR end lines as LF does (as in YAML and CommonMark).
+    """
+    text = _lf(text.lstrip("\ufeff"))
     lines = text.split("\n")
     if not lines or lines[0].rstrip() != "---":
         return None, text, 1
@@ -198,10 +201,14 @@ def dump_yaml(data: Any) -> str:
     )
 
 
+def _lf(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def render(meta: dict[str, Any], body: str) -> str:
     """Serialize an entry: front matter block, then the body, ending in one newline."""
     text = "---\n" + dump_yaml(meta) + "---\n"
-    body = body.strip("\n")
+    body = _lf(body).strip("\n")  # a body ending in CR would otherwise end in CRLF, one line shorter when read
     if body:
         text += "\n" + body + "\n"
     return text
