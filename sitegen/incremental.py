@@ -18,6 +18,7 @@ import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from jinja2 import meta
@@ -29,6 +30,7 @@ from .errors import BuildFailed, Report, relpath
 from .fragments import FragmentStores
 from .fsutil import write_atomic
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
+from .model_patch import patch_site
 from .parallel import render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .writer import staged
@@ -82,6 +84,19 @@ class SiteState:
         self.static: dict[str, Path] = {}
         self.stores: FragmentStores | None = None  # on-disk fragments, for a state restored by `sitegen build`
         self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
+        self._signature: str | None = None
+        self._caches: dict[str, dict[Any, Any]] | None = None  # the last renderer's per-paper caches
+
+    @property
+    def signature(self) -> str:
+        """The list signature of the entries held (worked out when asked: a patched edit has no need of it)."""
+        if self._signature is None:
+            self._signature = list_signature(self._content(self.entries, self.profiles, Report()), self.drafts)
+        return self._signature
+
+    @signature.setter
+    def signature(self, value: str) -> None:
+        self._signature = value
 
     # -- loading -----------------------------------------------------------------
     def _paths(self) -> site_config.Paths:
@@ -154,7 +169,9 @@ class SiteState:
 
     def _renderer(self, site: model.Site, env: jinja2.Environment, static: dict[str, Path]) -> Renderer:
         versions = asset_hashes(static) if self.asset_versions else {n: "dev" for n in static}
-        return Renderer(site, env, self.root, versions, self.stores)
+        renderer = Renderer(site, env, self.root, versions, self.stores)
+        renderer.keep_encoded = True  # whole-list files are joined again at every front-matter edit
+        return renderer
 
     # -- incremental --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> Change:
@@ -173,6 +190,10 @@ class SiteState:
         tokens: set[str] = set()
         for path in sorted({Path(p) for p in changed}):
             tokens |= self._reload(path, paths, entries, profiles, report)
+        if kinds == {"entry"} and not report.has_errors and any(t.startswith("entry:") for t in tokens):
+            patched = self._patch(entries, tokens)
+            if patched is not None:
+                return patched
         # Notes are no part of the signature, and cannot add, remove or rename a paper: the
         # 10,000-entry content (sorted, checked for clashes) is needed only if the model is rebuilt.
         notes_only = all(t.startswith("notes:") for t in tokens)
@@ -208,13 +229,17 @@ class SiteState:
             selected = {out for out, spec in specs.items() if before.get(out) != spec or spec.deps & tokens}
         if templates:
             selected |= {out for out, spec in specs.items() if templates.get(spec.template, set()) & tokens}
-        files = {out: renderer.render(specs[out]) for out in specs if out in selected}
-        rendered = len(files)
-        files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
-                  if "static" in kinds}
-        stale = set(before) - set(specs) if before is not specs else set()  # 64,000 names: not when unchanged
-        stale |= {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
-        change = self._apply(files, stale)
+        try:
+            files = {out: renderer.render(specs[out]) for out in specs if out in selected}
+            rendered = len(files)
+            files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
+                      if "static" in kinds}
+            stale = set(before) - set(specs) if before is not specs else set()  # 64,000 names: not when unchanged
+            stale |= {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
+            change = self._apply(files, stale)
+        except BaseException:
+            self._caches = None  # shared with the renderer, which may have cached pieces of the failed edit
+            raise
         change.rendered = rendered
         change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
         self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
@@ -222,6 +247,57 @@ class SiteState:
             self.plan, self._by_token = specs, None
         self.signature = signature
         return change
+
+    def _patch(self, entries: dict[str, Entry], tokens: set[str]) -> Change | None:
+        """Entry edits that keep the site's files: the model and plan patched in place of being rebuilt.
+
+        None when the patch cannot be had (a paper added or removed, a name's slug would
+        move, an author or tag appears or vanishes); the caller then rebuilds both.
+        """
+        slugs = {t.split(":", 1)[1] for t in tokens}
+        fresh = {e.slug: e for e in entries.values() if e.slug in slugs}
+        if set(fresh) != slugs or len(fresh) != sum(1 for e in entries.values() if e.slug in slugs):
+            return None
+        site, plan = self._current_model()
+        if site is None or plan is None or any(s not in site.papers for s in slugs):
+            return None
+        patch = patch_site(site, fresh, self.profiles.values(), self.drafts)
+        if patch is None or not patch.same_files:
+            if patch is not None:
+                patch.undo()
+            return None
+        try:
+            replaced = {s.output: s for s in routes.respecs(patch.site, patch) if plan[s.output] != s}
+            tokens = tokens | {f"entry:{slug}" for slug in patch.relinked} | {"entries"}
+            if self._by_token is not None:
+                selected = {out for t in tokens for out in self._by_token.get(t, ())} | set(replaced)
+            else:  # a state restored by `sitegen build`: one scan costs less than indexing 64,000 specs
+                selected = {out for out, spec in plan.items() if not spec.deps.isdisjoint(tokens)} | set(replaced)
+            new_plan = plan | replaced
+            renderer = self._renderer(patch.site, self.env, self.static)
+            self._reuse_caches(renderer, tokens, {"entry"})
+            files = {out: renderer.render(new_plan[out]) for out in sorted(selected)}
+            change = self._apply(files, set())
+        except BaseException:
+            patch.undo()
+            self._caches = None  # shared with the renderer, which may have cached the failed edit's pieces
+            raise
+        if self._by_token is not None:
+            _reindex(self._by_token, plan, replaced)
+        self.site, self.entries, self.plan, self._signature = patch.site, entries, new_plan, None
+        change.rendered = len(files)
+        return change
+
+    def _current_model(self) -> tuple[model.Site | None, dict[str, routes.PageSpec] | None]:
+        """The model and plan of the output as it stands, derived from the entries held if not known."""
+        if getattr(self, "site", None) is None or self.plan is None:
+            report = Report()
+            content = self._content(self.entries, self.profiles, report)
+            if report.has_errors:
+                return None, None
+            self.site = model.build_site(self.cfg, content, self.drafts)
+            self.plan, self._by_token = {s.output: s for s in routes.plan(self.site)}, None
+        return self.site, self.plan
 
     def _outputs_by_token(self) -> dict[str, list[str]]:
         """Input token -> the outputs made from it, so a small change finds its pages without a scan."""
@@ -274,7 +350,7 @@ class SiteState:
         A paper's list item, citations and records follow from its entry and its links
         (`routes.paper_look`); a paper whose links changed carries an `entry:` token too.
         """
-        previous = getattr(self, "_caches", None)
+        previous = self._caches
         if previous and not ("config" in tokens or "template" in kinds):
             renderer.adopt(previous, {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")})
         self._caches = renderer.caches()
@@ -375,6 +451,17 @@ class SiteState:
             change.removed.append(out)
             _prune_empty(self.output / out, self.output)
         return change
+
+
+def _reindex(index: dict[str, list[str]], plan: dict[str, routes.PageSpec],
+             replaced: dict[str, routes.PageSpec]) -> None:
+    """Keep the token index in step with specs replaced in the plan."""
+    for out, spec in replaced.items():
+        before = plan[out].deps
+        for token in before - spec.deps:
+            index[token].remove(out)
+        for token in spec.deps - before:
+            index.setdefault(token, []).append(out)
 
 
 def _files(folder: Path, pattern: str) -> list[Path]:

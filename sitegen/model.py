@@ -10,7 +10,7 @@ import datetime as dt
 import heapq
 import operator
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -23,6 +23,7 @@ from .slugs import slugify, unique_slug
 
 MAX_COAUTHORS = 30  # a prolific author has thousands; the page lists the closest ones
 MAX_TOPICS = 15
+RELATED_TAGS = 8
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")
 
@@ -75,7 +76,7 @@ class Author:
     slug: str
     papers: tuple[str, ...]
     profile: AuthorProfile | None = None
-    network: _Network | None = field(default=None, compare=False, repr=False)
+    network: Network | None = field(default=None, compare=False, repr=False)
 
     @cached_property
     def _links(self) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
@@ -150,6 +151,9 @@ class Site:
     pages: int = 1
     author_index: dict[str, Author] = field(default_factory=dict)
     tag_index: dict[str, Tag] = field(default_factory=dict)
+    # What `model_patch` needs to patch the site after an edit without building it again.
+    cite_bases: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # slug order
+    network: Network | None = field(default=None, compare=False, repr=False)
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
@@ -161,40 +165,65 @@ def newest_first(entries: Iterable[Entry]) -> list[Entry]:
     return dated + undated
 
 
+def order_key(entry: Entry) -> tuple[bool, int, str, str]:
+    """The place of an entry in `newest_first` as one comparable key (for inserting into the order)."""
+    return entry.date is None, -entry.date.toordinal() if entry.date else 0, entry.title.casefold(), entry.slug
+
+
+def author_sort_key(name: str) -> tuple[str, str]:
+    """Authors are listed A-Z by family name."""
+    return _sort_name(name), name
+
+
+def tag_sort_key(name: str) -> tuple[str, str]:
+    """Tags are listed A-Z ignoring case; names differing only in case keep a fixed order."""
+    return name.casefold(), name
+
+
 def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Site:
     """Assemble the Site from validated content; pure and deterministic."""
     entries = newest_first(e for e in content.entries if drafts or not e.draft)
     unlisted = profile_authors(entries, content.profiles)
-    author_slugs = _name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
-    tag_slugs = _name_slugs(sorted({t for e in entries for t in e.tags}, key=str.casefold))
-    keys = cite_keys(entries)
+    author_slugs = name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
+    tag_slugs = name_slugs(sorted({t for e in entries for t in e.tags}, key=tag_sort_key))
+    bases = cite_bases(entries)
+    keys = assign_cite_keys(bases)
     chronological = [e.slug for e in reversed(entries)]
     position = {slug: i for i, slug in enumerate(chronological)}
     # One Ref per name, shared by every paper that links it: 140,000 author links at 10,000 papers.
     author_refs = {name: Ref(name, slug) for name, slug in author_slugs.items()}
+    network = Network(entries, unlisted, author_slugs, tag_slugs)
     tag_refs = {name: Ref(name, slug) for name, slug in tag_slugs.items()}
     papers: dict[str, Paper] = {}
     for e in entries:
         i = position[e.slug]
-        papers[e.slug] = Paper(
-            entry=e,
-            route=f"papers/{e.slug}/",
-            authors=tuple(map(author_refs.__getitem__, e.authors)),
-            tags=tuple(map(tag_refs.__getitem__, e.tags)),
-            category=Ref(e.category, slugify(e.category)) if e.category else None,
-            cite_key=keys[e.slug],
-            newer=chronological[i + 1] if i + 1 < len(chronological) else None,
-            older=chronological[i - 1] if i > 0 else None,
-            unlisted_authors=tuple(map(author_refs.__getitem__, unlisted[e.slug])),
-        )
+        papers[e.slug] = make_paper(e, author_refs, tag_refs, keys[e.slug], unlisted[e.slug],
+                                    newer=chronological[i + 1] if i + 1 < len(chronological) else None,
+                                    older=chronological[i - 1] if i > 0 else None)
     order = tuple(e.slug for e in entries)
-    authors = _authors(entries, unlisted, author_slugs, tag_slugs, content.profiles)
+    authors = _authors(entries, network, author_slugs, content.profiles)
     tags = _tags(entries, tag_slugs)
     pages = max(1, -(-len(order) // config.page_size))
     return Site(
-        config=config, papers=papers, order=order, recent=_recent(entries),
+        config=config, papers=papers, order=order, recent=recent_order(entries),
         authors=authors, tags=tags, categories=_categories(entries), years=_years(entries),
         pages=pages, author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in tags},
+        cite_bases=bases, network=network,
+    )
+
+
+def make_paper(e: Entry, author_refs: Mapping[str, Ref], tag_refs: Mapping[str, Ref], cite_key: str,
+               unlisted: tuple[str, ...], newer: str | None, older: str | None) -> Paper:
+    return Paper(
+        entry=e,
+        route=f"papers/{e.slug}/",
+        authors=tuple(map(author_refs.__getitem__, e.authors)),
+        tags=tuple(map(tag_refs.__getitem__, e.tags)),
+        category=Ref(e.category, slugify(e.category)) if e.category else None,
+        cite_key=cite_key,
+        newer=newer,
+        older=older,
+        unlisted_authors=tuple(map(author_refs.__getitem__, unlisted)),
     )
 
 
@@ -222,7 +251,7 @@ def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile])
     return result
 
 
-def _name_slugs(names: list[str]) -> dict[str, str]:
+def name_slugs(names: list[str]) -> dict[str, str]:
     taken: set[str] = set()
     result: dict[str, str] = {}
     for name in names:
@@ -231,35 +260,44 @@ def _name_slugs(names: list[str]) -> dict[str, str]:
     return result
 
 
-def _recent(entries: list[Entry]) -> tuple[str, ...]:
+def recent_order(entries: list[Entry]) -> tuple[str, ...]:
     added = [e for e in entries if e.added]
     added.sort(key=lambda e: e.added or dt.date.min, reverse=True)  # stable: keeps newest-first ties
     return tuple(e.slug for e in added)
 
 
-def _authors(entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
-             tag_slugs: dict[str, str], profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
-    network = _Network(entries, unlisted, slugs, tag_slugs)
+def _authors(entries: list[Entry], network: Network, slugs: dict[str, str],
+             profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
     papers_of: dict[str, list[str]] = defaultdict(list)
     for e in entries:
         for a in network.names_of[e.slug]:
             papers_of[a].append(e.slug)
-    by_slug = {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
+    by_slug = profiles_by_slug(profiles)
     return tuple(
         Author(name=name, slug=slugs[name], papers=tuple(papers_of[name]),
-               profile=by_slug.get(slugs[name]) or by_slug.get(slugify(name)), network=network)
-        for name in sorted(papers_of, key=lambda n: (_sort_name(n), n))
+               profile=author_profile(by_slug, name, slugs[name]), network=network)
+        for name in sorted(papers_of, key=author_sort_key)
     )
 
 
-class _Network:
+def profiles_by_slug(profiles: Iterable[AuthorProfile]) -> dict[str, AuthorProfile]:
+    """Profiles by their slug and by each alias's slug."""
+    profiles = tuple(profiles)
+    return {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
+
+
+def author_profile(by_slug: dict[str, AuthorProfile], name: str, slug: str) -> AuthorProfile | None:
+    return by_slug.get(slug) or by_slug.get(slugify(name))
+
+
+class Network:
     """Who wrote with whom and on what, shared by every Author for their lazy co-author lists."""
 
     def __init__(self, entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
                  tag_slugs: dict[str, str]):
         self.names_of = {e.slug: e.authors + unlisted[e.slug] for e in entries}
         self.tags_of = {e.slug: e.tags for e in entries}
-        self.authors, self.tags = _Ranking(slugs), _Ranking(tag_slugs)
+        self.authors, self.tags = Ranking(slugs), Ranking(tag_slugs)
 
     def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
         """Top co-authors, top topics and the number of distinct co-authors of one author."""
@@ -275,7 +313,7 @@ def _sort_name(name: str) -> str:
     return " ".join(parts[-1:] + parts[:-1]).casefold() if parts else ""
 
 
-class _Ranking:
+class Ranking:
     """Names ranked most frequent first, ties A-Z (case-folded), with their slugs.
 
     Each (count, name) pair is packed into one integer so the sort compares plain ints:
@@ -298,18 +336,25 @@ class _Ranking:
 
 
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
-    ranking = _Ranking(slugs)
+    ranking = Ranking(slugs)
     papers_of: dict[str, list[str]] = defaultdict(list)
     co: dict[str, Counter[str]] = defaultdict(Counter)
     for e in entries:
         for t in e.tags:
             papers_of[t].append(e.slug)
             co[t].update(o for o in e.tags if o != t)
-    return tuple(
-        Tag(name=t, slug=slugs[t], papers=tuple(papers_of[t]), related=ranking.top(co[t], 8),
-            is_category=categories.expand(t) == t, title=categories.display_name(t))
-        for t in sorted(papers_of, key=str.casefold)
-    )
+    return tuple(make_tag(t, slugs[t], tuple(papers_of[t]), ranking.top(co[t], RELATED_TAGS))
+                 for t in sorted(papers_of, key=tag_sort_key))
+
+
+def make_tag(name: str, slug: str, papers: tuple[str, ...], related: tuple[Ref, ...]) -> Tag:
+    return Tag(name=name, slug=slug, papers=papers, related=related, is_category=categories.expand(name) == name,
+               title=categories.display_name(name))
+
+
+def make_category(name: str, papers: tuple[str, ...]) -> Tag:
+    return Tag(name=name, slug=slugify(name), papers=papers, related=(), is_category=True,
+               title=categories.display_name(name))
 
 
 def _categories(entries: list[Entry]) -> tuple[Tag, ...]:
@@ -317,11 +362,7 @@ def _categories(entries: list[Entry]) -> tuple[Tag, ...]:
     for e in entries:
         if e.category:
             papers_of[e.category].append(e.slug)
-    return tuple(
-        Tag(name=c, slug=slugify(c), papers=tuple(papers_of[c]), related=(), is_category=True,
-            title=categories.display_name(c))
-        for c in sorted(papers_of)
-    )
+    return tuple(make_category(c, tuple(papers_of[c])) for c in sorted(papers_of))
 
 
 def _years(entries: list[Entry]) -> tuple[Year, ...]:
@@ -329,29 +370,49 @@ def _years(entries: list[Entry]) -> tuple[Year, ...]:
     for e in entries:
         by_year[e.date.year if e.date else 0].append(e)
     years = []
-    for year in sorted(by_year, key=lambda y: (y == 0, -y)):
-        own = by_year[year]
-        months: dict[int, list[str]] = defaultdict(list)
-        for e in own:
-            if e.date:
-                months[e.date.month].append(e.slug)
-        years.append(Year(year, tuple(e.slug for e in own), tuple(
-            Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True))))
+    for year in sorted(by_year, key=year_sort_key):
+        years.append(make_year(year, by_year[year]))
     return tuple(years)
+
+
+def year_sort_key(year: int) -> tuple[bool, int]:
+    """Newest year first, the undated group (year 0) last."""
+    return year == 0, -year
+
+
+def make_year(year: int, own: list[Entry]) -> Year:
+    """A year of the timeline from its entries, newest first."""
+    months: dict[int, list[str]] = defaultdict(list)
+    for e in own:
+        if e.date:
+            months[e.date.month].append(e.slug)
+    return Year(year, tuple(e.slug for e in own),
+                tuple(Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True)))
 
 
 def cite_keys(entries: Iterable[Entry]) -> dict[str, str]:
     """Unique, stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order."""
-    base: dict[str, str] = {}
-    for e in sorted(entries, key=lambda e: e.slug):
-        family = slugify(e.authors[0].split()[-1]).replace("-", "") if e.authors else ""
-        word = next((slugify(w).replace("-", "") for w in e.title.split() if len(slugify(w)) > 2), "paper")
-        year = e.date.year if e.date else "nd"
-        base[e.slug] = f"{family}{year}{word}" if family else f"{word}{year}"
-    counts = Counter(base.values())
+    return assign_cite_keys(cite_bases(entries))
+
+
+def cite_bases(entries: Iterable[Entry]) -> dict[str, str]:
+    """Each entry's key before clashes are told apart, in slug order."""
+    return {e.slug: cite_base(e) for e in sorted(entries, key=lambda e: e.slug)}
+
+
+def cite_base(e: Entry) -> str:
+    family = slugify(e.authors[0].split()[-1]).replace("-", "") if e.authors else ""
+    word = next((slugify(w).replace("-", "") for w in e.title.split() if len(slugify(w)) > 2), "paper")
+    year = e.date.year if e.date else "nd"
+    return f"{family}{year}{word}" if family else f"{word}{year}"
+
+
+def assign_cite_keys(bases: dict[str, str]) -> dict[str, str]:
+    """Keys from bases in slug order: a base shared by several entries gets a, b, c … in that order."""
+    counts = Counter(bases.values())
     seen: Counter[str] = Counter()
     keys = {}
-    for slug, key in base.items():
+    for slug, key in bases.items():
         if counts[key] > 1:
             keys[slug] = key + _suffix(seen[key])
             seen[key] += 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -109,6 +110,33 @@ def test_incremental_equals_full_build(pristine: Path, ops: list[tuple[str, int,
         assert tree_bytes(work / "incremental") == tree_bytes(work / "fresh")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_pages_a_patched_edit_moved_a_paper_onto_follow_its_later_edits(tmp_path: Path) -> None:
+    """After a date, tag or author edit moves a paper onto other pages, its next edit reaches those pages too.
+
+    Each edit takes its values from other papers, so the site keeps its files and the
+    model and plan are patched, not rebuilt.
+    """
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    _replace_field(root / "site.yaml", "page_size", "2")  # a date edit moves the paper to another home page
+    state = SiteState(root, tmp_path / "incremental")
+    state.full()
+    papers = _papers(root)
+    target = papers[0]
+    others = [state.entries[p.relative_to(root).as_posix()] for p in papers[1:]]
+    dated = [e for e in others if e.date]
+    edits = [("date", dated[-1].date.isoformat() if dated[-1].date else ""),
+             ("tags", json.dumps(list(others[2].tags))), ("authors", json.dumps(list(others[3].authors))),
+             ("date", dated[0].date.isoformat() if dated[0].date else "")]
+    for n, (key, value) in enumerate(edits):
+        _replace_field(target, key, value)
+        state.update([target])
+        _replace_field(target, "title", f"'Title after edit {n}'")
+        state.update([target])
+    fresh = SiteState(root, tmp_path / "fresh")
+    fresh.full()
+    assert tree_bytes(tmp_path / "incremental") == tree_bytes(tmp_path / "fresh")
 
 
 def test_failed_update_changes_nothing_and_recovery_catches_up(tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ from bibtexparser import model as bib
 from ..config import SiteConfig
 from ..markdown import INLINE_MATH
 from ..model import Paper
-from .data import json_lines
+from .data import json_line, json_lines
 
 _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
@@ -175,9 +175,14 @@ def ris(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | Non
     for paper in papers:
         text = cache.get(paper.slug)
         if text is None:
-            text = cache[paper.slug] = str(rispy.dumps([ris_record(paper, config)], implementation=_RisWriter))
+            text = cache[paper.slug] = ris_entry(paper, config)
         parts.append(text)
     return "".join(parts)
+
+
+def ris_entry(paper: Paper, config: SiteConfig) -> str:
+    """One paper's RIS record as text."""
+    return str(rispy.dumps([ris_record(paper, config)], implementation=_RisWriter))
 
 
 def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
@@ -206,3 +211,8 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
 def csl_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
     """A CSL-JSON array (pandoc --bibliography, Zotero import); `lines` caches each item by slug."""
     return json_lines(papers, lambda p: csl_item(p, config), lines)
+
+
+def csl_line(paper: Paper, config: SiteConfig) -> str:
+    """One paper's line of a CSL-JSON array."""
+    return json_line(csl_item(paper, config))

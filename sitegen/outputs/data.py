@@ -60,4 +60,13 @@ def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, st
     The curator's notes stay out: they are the Markdown body, not front matter, and
     leaving them out keeps a notes edit to one page. `lines`: as in `json_lines`.
     """
-    return json_lines(papers, lambda p: entry_record(p.entry) | {"url": config.absolute(p.route)}, lines)
+    return json_lines(papers, lambda p: paper_record(p, config), lines)
+
+
+def paper_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
+    return entry_record(paper.entry) | {"url": config.absolute(paper.route)}
+
+
+def paper_line(paper: Paper, config: SiteConfig) -> str:
+    """One paper's line of papers.json."""
+    return json_line(paper_record(paper, config))
