@@ -32,8 +32,8 @@ class SitePatch:
     site: Site
     papers: set[str]  # slugs whose Paper changed: the edited ones, their old and new neighbours, moved cite keys
     relinked: set[str]  # papers not edited whose cite key changed
-    authors: set[str]  # names of authors whose papers, co-authors or topics may have changed (still present)
-    tags: set[str]
+    authors: set[str]  # slugs of authors whose papers, co-authors or topics may have changed (still present)
+    tags: set[str]  # slugs of tags whose papers or related tags changed
     categories: set[str]
     same_files: bool  # no author, tag, category or year appeared or vanished: the same output files
     moved: bool  # the order or the recently-added list changed
@@ -117,9 +117,10 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     # Authors on an edited paper whose rows (names, tags) are as before keep their co-authors and topics.
     same_rows = {slug for slug, e in edited.items()
                  if network.names_of[slug] == names_after[slug] and network.tags_of[slug] == e.tags}
-    undo = _update_network(site, edited, names_after, author_lists, new_author_slugs != author_slugs,
+    previous = {name: site.author_index[author_slugs[name]] for name in author_lists if name in author_slugs}
+    undo = _update_network(site, edited, names_after, previous.values(), new_author_slugs != author_slugs,
                            new_tag_slugs != tag_slugs, new_author_slugs, new_tag_slugs)
-    authors, changed_authors = _authors(site, author_lists, new_author_slugs, profiles, edited, same_rows)
+    authors, changed_authors = _authors(site, previous, author_lists, new_author_slugs, profiles, edited, same_rows)
     tags, changed_tags = _tags(site, tag_lists, new_tag_slugs, entry)
     new_categories = tuple(sorted(
         [c for name, c in categories.items() if name not in category_lists]
@@ -213,7 +214,7 @@ def _cite_keys(site: Site, edited: Mapping[str, Entry]) -> tuple[dict[str, str],
 
 
 def _update_network(site: Site, edited: Mapping[str, Entry], names_after: Mapping[str, tuple[str, ...]],
-                    author_lists: Mapping[str, tuple[str, ...]], authors_renamed: bool, tags_renamed: bool,
+                    touched: Iterable[Author], authors_renamed: bool, tags_renamed: bool,
                     author_slugs: dict[str, str], tag_slugs: dict[str, str]) -> Callable[[], None]:
     """Point the shared co-author network at the edited entries; return how to undo it.
 
@@ -224,9 +225,8 @@ def _update_network(site: Site, edited: Mapping[str, Entry], names_after: Mappin
     """
     network = site.network
     assert network is not None
-    for author in site.authors:
-        if author.name in author_lists:
-            author.coauthors  # noqa: B018  (worked out and cached from the rows before the edit)
+    for author in touched:
+        author.coauthors  # noqa: B018  (worked out and cached from the rows before the edit)
     rows = {slug: (network.names_of[slug], network.tags_of[slug]) for slug in edited}
     rankings = network.authors, network.tags
     for slug, e in edited.items():
@@ -244,12 +244,11 @@ def _update_network(site: Site, edited: Mapping[str, Entry], names_after: Mappin
     return undo
 
 
-def _authors(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str],
-             profiles: Iterable[AuthorProfile], edited: Mapping[str, Entry],
+def _authors(site: Site, previous: Mapping[str, Author], lists: Mapping[str, tuple[str, ...]],
+             slugs: dict[str, str], profiles: Iterable[AuthorProfile], edited: Mapping[str, Entry],
              same_rows: set[str]) -> tuple[tuple[Author, ...], set[str]]:
-    """The authors tuple with the touched authors replaced, added or dropped; and the names replaced or added."""
+    """The authors tuple with the touched authors replaced, added or dropped; and the slugs replaced or added."""
     network = site.network
-    previous = {a.name: a for a in site.authors if a.name in lists}
     by_slug = model.profiles_by_slug(profiles) if any(n not in previous for n in lists) else {}
     replaced: dict[str, Author | None] = {}
     for name, papers in lists.items():
@@ -267,7 +266,7 @@ def _authors(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, 
     for name, author in replaced.items():
         if author is not None and name not in previous:
             bisect.insort(kept, author, key=lambda a: model.author_sort_key(a.name))
-    return tuple(kept), {name for name, author in replaced.items() if author is not None}
+    return tuple(kept), {author.slug for author in replaced.values() if author is not None}
 
 
 def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str],
@@ -281,10 +280,10 @@ def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str
         if papers:
             related = Counter(o for s in papers for o in entry(s).tags if o != name)
             fresh[name] = model.make_tag(name, slugs[name], papers, ranking.top(related, model.RELATED_TAGS))
-    tags = [fresh.get(t.name, t) for t in site.tags if t.name not in lists or t.name in fresh]
-    tags += [t for name, t in fresh.items() if name not in {x.name for x in site.tags}]
+    tags = [fresh.pop(t.name, t) for t in site.tags if t.name not in lists or t.name in fresh]
+    tags += fresh.values()  # what is left in `fresh` are new tags
     tags.sort(key=lambda t: model.tag_sort_key(t.name))
-    changed = {name for name, tag in fresh.items() if site.tag_index.get(tag.slug) != tag}
+    changed = {t.slug for t in tags if t.name in lists and site.tag_index.get(t.slug) != t}
     return tuple(tags), changed
 
 

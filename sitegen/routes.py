@@ -218,14 +218,12 @@ def respecs(site: Site, patch: SitePatch) -> list[PageSpec]:
     specs = home_specs(site, entries)
     for slug in patch.papers:
         specs += paper_specs(site, slug, entries)
-    by_name = {a.name: a for a in site.authors} if patch.authors else {}
-    for name in patch.authors:
-        specs += author_specs(site, by_name[name], entries)
+    for slug in patch.authors:
+        specs += author_specs(site, site.author_index[slug], entries)
     if patch.authors:
         specs.append(authors_index(site))
-    tags = {t.name: t for t in site.tags}
-    for name in patch.tags:
-        specs += tag_specs(site, tags[name], entries)
+    for slug in patch.tags:
+        specs += tag_specs(site, site.tag_index[slug], entries)
     if patch.tags or patch.categories:
         specs.append(tags_index(site))
     if patch.categories:
