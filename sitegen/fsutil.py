@@ -7,16 +7,35 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    """The process's umask (reading it means setting it, so set it straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_NEW_FILE_MODE = 0o666 & ~_umask()
+
+
 def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
     """Write to a temporary file beside `path`, fsync it, then rename it over `path`.
 
     `durable=False` skips the fsync: still atomic for readers, for files a crash may lose
     (the preview's temporary output, rebuilt from scratch at every start).
+
+    The file gets the mode a plain `open()` would give it (a temporary file is private,
+    and a page a web server cannot read is a broken page); a file that exists keeps its
+    own mode.
     """
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        try:
+            mode = path.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            mode = _NEW_FILE_MODE
+        os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
