@@ -240,6 +240,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title
     same_abstract = previous is not None and previous.abstract == abstract
+    notes_html, notes_text = markdown.render_notes(doc.body)
     return Entry(
         source_path=shown,
         slug=slug,
@@ -266,8 +267,8 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),
         abstract_html=previous.abstract_html if previous and same_abstract else markdown.text_with_math(abstract),
         summary_html=previous.summary_html if previous and same_abstract else markdown.summary(abstract),
-        notes_html=markdown.notes_to_html(doc.body),
-        notes_text=markdown.plain_text(doc.body),
+        notes_html=notes_html,
+        notes_text=notes_text,
         digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
         body_line=doc.body_line,
     )

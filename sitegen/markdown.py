@@ -134,14 +134,20 @@ _MD = _make_parser()
 
 def notes_to_html(source: str) -> str:
     """Render a curator's Markdown notes to HTML (raw HTML shown as text, unsafe links dropped)."""
-    return _MD.render(source) if source.strip() else ""
+    return render_notes(source)[0]
 
 
 def plain_text(source: str) -> str:
     """Readable text of Markdown notes, for search indexes and descriptions."""
-    tokens = _MD.parse(source)
-    parts: list[str] = []
-    for token in tokens:
-        if token.type == "inline":
-            parts.append(token.content)
-    return " ".join(" ".join(parts).split())
+    return render_notes(source)[1]
+
+
+def render_notes(source: str) -> tuple[str, str]:
+    """Notes as HTML and as readable text, from one parse (parsing is most of rendering)."""
+    if not source.strip():
+        return "", ""
+    env: dict[str, Any] = {}
+    tokens = _MD.parse(source, env)
+    html_ = _MD.renderer.render(tokens, _MD.options, env)
+    text = " ".join(" ".join(t.content for t in tokens if t.type == "inline").split())
+    return html_, text

@@ -329,7 +329,11 @@ class Ranking:
         size = len(self.names)
         # rank - count * size for every pair, with map() over builtins so no bytecode runs per name
         codes = list(map(operator.sub, map(self.rank.__getitem__, counter), map(size.__mul__, counter.values())))
-        codes = heapq.nsmallest(limit, codes) if limit is not None and len(codes) > limit else sorted(codes)
+        if limit is not None and len(codes) > limit:
+            # sorting in C beats a heap walked in Python until the list is thousands long
+            codes = sorted(codes)[:limit] if len(codes) < 2000 else heapq.nsmallest(limit, codes)
+        else:
+            codes.sort()
         names, slugs = self.names, self.slugs
         return tuple(Ref(names[code % size], slugs[names[code % size]], -(code // size))
                      for code in codes)

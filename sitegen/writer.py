@@ -32,6 +32,12 @@ class Stage:
     files: set[str] = field(default_factory=set)
     digests: dict[str, str] = field(default_factory=dict)  # relative path -> sha256 of its bytes
     _folders: set[str] = field(default_factory=set, repr=False)
+    _into: str = field(default="", repr=False)
+    _from: str | None = field(default=None, repr=False)  # None: no previous build to reuse files of
+
+    def __post_init__(self) -> None:
+        self._into = str(self.path) + os.sep
+        self._from = str(self.previous) + os.sep if self.previous.is_dir() else None
 
     def _target(self, relative: str) -> str:
         """The staged path of a route; anything that could leave the staging folder is refused.
@@ -41,9 +47,9 @@ class Stage:
         it, and much cheaper for tens of thousands of files.
         """
         parts = relative.split("/")
-        if relative.startswith("/") or "\\" in relative or any(p in ("", ".", "..") for p in parts):
+        if relative.startswith("/") or "\\" in relative or "" in parts or "." in parts or ".." in parts:
             raise SitegenError.single(Location(relative), "E501", "refusing to write outside the output directory")
-        return os.path.join(str(self.path), *parts)
+        return self._into + relative if os.sep == "/" else os.path.join(self._into, *parts)
 
     def write(self, relative: str, data: bytes) -> None:
         """Stage one file, reusing the previous build's file when the bytes are equal."""
@@ -52,13 +58,19 @@ class Stage:
         if folder not in self._folders:  # one mkdir per folder, not one per file
             os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
-        old = os.path.join(str(self.previous), relative)
-        if _same_bytes(old, data):
+        old = None if self._from is None else self._from + relative
+        if old is not None and _same_bytes(old, data):
             os.link(old, target)
             self.unchanged += 1
         else:
-            with open(target, "wb") as file:
-                file.write(data)
+            # os.open and os.write: a buffered file object costs more than the write itself
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view):]
+            finally:
+                os.close(fd)
             self.written += 1
         self.files.add(relative)
         self.digests[relative] = hashlib.sha256(data).hexdigest()
