@@ -200,11 +200,10 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     site = model.build_site(cfg, content, drafts)
     env = make_environment(root, cfg)
     static = static_files(root, cfg.theme)
-    specs = routes.plan(site)
     renderer = Renderer(site, env, root, asset_hashes(static), stores)
     result = BuildResult(output, warnings=report)
     with staged(output) as stage:
-        render_all(renderer, specs, stage, jobs, progress)
+        specs = render_all(renderer, lambda: routes.plan(site), stage, jobs, progress)
         result.pages_by_kind.update(spec.kind for spec in specs)
         for name, path in static.items():
             stage.copy(f"{routes.STATIC_PREFIX}{name}", path)

@@ -17,11 +17,10 @@ makes the next edit slower.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,8 @@ FOLDER = "fragments"
 # spec kind of a whole-list file -> the renderer cache it joins (see Renderer.caches)
 WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-list-json": "csl",
               "papers-json": "records", "recent": "items"}
+# the stores only those files use (the recently-added page is the one list at its link depth)
+WHOLE_LIST_ONLY = frozenset({"csl", "records", "items"})
 # ... and of files that join many papers' fragments of a store (loaded for them, saved only by the above)
 MANY = WHOLE_LIST | {"author-bib": "bib", "tag-bib": "bib"}
 
@@ -73,18 +74,17 @@ class FragmentStores:
     def load(self, name: str, papers: dict[str, Paper]) -> dict[Any, str]:
         """The store's fragments whose paper still has the fingerprint it was saved with."""
         self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
-        try:
-            raw = json.loads((self.folder / f"{name}.json").read_text(encoding="utf-8"))
-            if raw.get("stamp") != self.stamp:
-                return {}
-            rows = raw["fragments"]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return {}
         found: dict[Any, str] = {}
-        for key, mark, text in rows:
-            paper = papers.get(key[0] if isinstance(key, list) else key)
-            if paper is not None and self._mark(paper) == mark:
-                found[_decode_key(key)] = text
+        try:
+            rows = read_store(self.folder / f"{name}.json")
+            if next(rows).get("stamp") != self.stamp:
+                return {}
+            for key, mark, text in rows:
+                paper = papers.get(key[0] if isinstance(key, list) else key)
+                if paper is not None and self._mark(paper) == mark:
+                    found[_decode_key(key)] = text
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
+            return {}
         self.reused[name] = len(found)
         return found
 
@@ -99,18 +99,39 @@ class FragmentStores:
 
     def save(self, name: str, fragments: Iterable[tuple[Any, str]], papers: dict[str, Paper]) -> None:
         """Write a store of these (key, text) pairs, each marked with its paper's fingerprint."""
-        rows = []
-        for key, text in fragments:
-            paper = papers.get(key[0] if isinstance(key, tuple) else key)
-            if paper is not None:
-                rows.append([_encode_key(key), self._mark(paper), str(text)])
-        payload = json.dumps({"stamp": self.stamp, "fragments": rows}, ensure_ascii=False, separators=(",", ":"))
-        with contextlib.suppress(OSError):
+        rows = ([_encode_key(key), self._mark(paper), text] for key, text in fragments
+                if (paper := papers.get(key[0] if isinstance(key, tuple) else key)) is not None)
+        tmp = self.folder / f".{name}.{os.getpid()}.tmp"
+        try:
             self.folder.mkdir(parents=True, exist_ok=True)
-            tmp = self.folder / f".{name}.{os.getpid()}.tmp"
-            tmp.write_text(payload, encoding="utf-8")
+            count = write_store(tmp, self.stamp, rows)
             os.replace(tmp, self.folder / f"{name}.json")
-        self.reused[name] = len(rows)
+        except OSError:  # only the next edit is slower
+            tmp.unlink(missing_ok=True)
+            return
+        self.reused[name] = count
+
+
+def write_store(path: Path, stamp: str, rows: Iterable[list[Any]]) -> int:
+    """Write a store a line at a time: its stamp, then one [key, fingerprint, text] row per line.
+
+    One JSON document would be built whole in memory first: 60 MB for a store of 10,000
+    list items, at the moment a worker also holds the whole-list file it just rendered.
+    """
+    count = 0
+    with open(path, "w", encoding="utf-8", newline="\n") as handle:
+        handle.write(json.dumps({"stamp": stamp}) + "\n")
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
+            count += 1
+    return count
+
+
+def read_store(path: Path) -> Iterator[Any]:
+    """A store's head ({"stamp": ...}), then its rows, read a line at a time (see write_store)."""
+    with open(path, encoding="utf-8", newline="\n") as handle:
+        for line in handle:
+            yield json.loads(line)
 
 
 def stamp(inputs: dict[str, Any]) -> str:

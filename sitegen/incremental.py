@@ -146,22 +146,20 @@ class SiteState:
         env = make_environment(self.root, cfg)
         static = static_files(self.root, cfg.theme)
         site = model.build_site(cfg, content, self.drafts)
-        plan = routes.plan(site)
-        specs = {s.output: s for s in plan}
         if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces
             self.stores = FragmentStores(self.scratch, uuid.uuid4().hex)
         renderer = self._renderer(site, env, static)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
         with staged(self.output) as stage:
-            render_all(renderer, plan, stage, None)
+            plan = render_all(renderer, lambda: routes.plan(site), stage, None)
             for name, path in static.items():
                 stage.copy(f"{routes.STATIC_PREFIX}{name}", path)
         change = Change(written=sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha),
-                        removed=sorted(set(self.hashes) - set(stage.digests)), full=True, rendered=len(specs))
+                        removed=sorted(set(self.hashes) - set(stage.digests)), full=True, rendered=len(plan))
         self.hashes = dict(stage.digests)
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
-        self.entries, self.profiles, self.plan, self._by_token = entries, profiles, specs, None
+        self.entries, self.profiles, self.plan, self._by_token = entries, profiles, {s.output: s for s in plan}, None
         self.signature = list_signature(content, self.drafts)
         self._caches = renderer.caches()
         self._outputs_by_token()  # now, not on the first edit, which should show at once

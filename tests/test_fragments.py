@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
-from sitegen.fragments import FOLDER, WHOLE_LIST
+from sitegen.fragments import FOLDER, WHOLE_LIST, read_store, write_store
 from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
@@ -45,23 +46,28 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
     return tree_bytes(folder)
 
 
+def _read(path: Path) -> tuple[str, list[list[Any]]]:
+    head, *rows = read_store(path)
+    return head["stamp"], rows
+
+
 def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
     """Append `marker` to one paper's saved fragment (fingerprint and stamp kept)."""
     path = _store(root, name)
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    rows = [row for row in raw["fragments"] if (row[0][0] if isinstance(row[0], list) else row[0]) == slug]
-    assert rows, f"no fragment of {slug} in {name}"
-    for row in rows:
+    stamp, rows = _read(path)
+    marked = [row for row in rows if (row[0][0] if isinstance(row[0], list) else row[0]) == slug]
+    assert marked, f"no fragment of {slug} in {name}"
+    for row in marked:
         row[2] += marker
-    path.write_text(json.dumps(raw), encoding="utf-8")
+    write_store(path, stamp, rows)
 
 
 def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
     for name in STORES:
-        raw = json.loads(_store(site, name).read_text(encoding="utf-8"))
-        slugs = {row[0][0] if isinstance(row[0], list) else row[0] for row in raw["fragments"]}
+        stamp, rows = _read(_store(site, name))
+        slugs = {row[0][0] if isinstance(row[0], list) else row[0] for row in rows}
         assert len(slugs) == PAPERS, name
-        assert raw["stamp"]
+        assert stamp
 
 
 def test_a_front_matter_edit_reuses_the_other_papers_fragments(site: Path, tmp_path: Path) -> None:
@@ -87,16 +93,14 @@ def test_edited_papers_fragments_are_not_reused(site: Path, tmp_path: Path) -> N
 
 def test_stores_of_other_inputs_or_damaged_are_ignored(site: Path, tmp_path: Path) -> None:
     stamped = _store(site, "bib")
-    raw = json.loads(stamped.read_text(encoding="utf-8"))
-    raw["stamp"] = "another build's inputs"
-    raw["fragments"] = [[row[0], row[1], row[2] + "STALE"] for row in raw["fragments"]]
-    stamped.write_text(json.dumps(raw), encoding="utf-8")
+    _, rows = _read(stamped)
+    write_store(stamped, "another build's inputs", [[row[0], row[1], row[2] + "STALE"] for row in rows])
     _store(site, "ris").write_text("{not json", encoding="utf-8")
     _store(site, "records").unlink()
     _retitle(_entries(site)[4], "Retitled once more")
     build(site, tmp_path / "public", search=False)
     assert tree_bytes(tmp_path / "public") == _clean(site, tmp_path / "clean")
-    assert json.loads(_store(site, "records").read_text(encoding="utf-8"))["fragments"]  # saved again
+    assert _read(_store(site, "records"))[1]  # saved again
 
 
 def test_one_edit_does_not_rewrite_the_stores(tmp_path: Path) -> None:
@@ -134,11 +138,11 @@ def test_the_previews_first_front_matter_edit_joins_its_workers_pieces(tmp_path:
     state = _preview(root, tmp_path / "out", scratch)
     edited, other = _entries(root)[2], _entries(root)[5]
     path = scratch / "bib.json"
-    raw = json.loads(path.read_text(encoding="utf-8"))
-    for row in raw["fragments"]:
+    stamp, rows = _read(path)
+    for row in rows:
         if row[0] == other.stem:
             row[2] += "% from the initial build\n"
-    path.write_text(json.dumps(raw), encoding="utf-8")
+    write_store(path, stamp, rows)
     _retitle(edited, "Retitled in the preview")
     state.update([edited])
     bib = (tmp_path / "out/reading-list.bib").read_text(encoding="utf-8")
@@ -159,3 +163,12 @@ def test_the_preview_stops_using_pieces_once_a_template_changes(tmp_path: Path) 
     assert recent.count("data-edited") == PAPERS
     _preview(root, tmp_path / "clean", tmp_path / "scratch-clean")
     assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "clean")
+
+
+def test_a_store_keeps_any_text_on_its_line(tmp_path: Path) -> None:
+    """Rows are one per line: line breaks of every kind inside a fragment must not split them."""
+    texts = ["a\nb", "c\r\nd\re", "f\u2028g\u2029h\x85i", "", "<p>é & 𝑥</p>"]
+    rows = [[["slug", "../", i], "mark", text] for i, text in enumerate(texts)]
+    path = tmp_path / "store.json"
+    assert write_store(path, "stamp", rows) == len(rows)
+    assert _read(path) == ("stamp", rows)
