@@ -78,7 +78,7 @@ class Document:
 
     meta: dict[str, Any]
     body: str
-    key_lines: dict[str, int] = field(default_factory=dict)  # 1-based file lines
+    key_lines: dict[str, int] = field(default_factory=dict)  # 1-based file lines, also of 'key/item' (see load_yaml)
     body_line: int = 1
     has_front_matter: bool = True
 
@@ -128,9 +128,18 @@ def load_yaml(text: str, path: str, first_line: int = 1) -> tuple[Any, dict[str,
         loader.dispose()  # type: ignore[no-untyped-call]
     lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
-        for key_node, _ in node.value:
+        for key_node, value_node in node.value:
             if isinstance(key_node, yaml.ScalarNode):
                 lines.setdefault(key_node.value, key_node.start_mark.line + first_line)
+                # and each item one level down, as 'links/code' or 'authors/2', for errors about one item
+                if isinstance(value_node, yaml.MappingNode):
+                    for item_key, _ in value_node.value:
+                        if isinstance(item_key, yaml.ScalarNode):
+                            lines.setdefault(f"{key_node.value}/{item_key.value}",
+                                             item_key.start_mark.line + first_line)
+                elif isinstance(value_node, yaml.SequenceNode):
+                    for i, item in enumerate(value_node.value):
+                        lines.setdefault(f"{key_node.value}/{i}", item.start_mark.line + first_line)
     return data, lines
 
 

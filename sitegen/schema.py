@@ -24,6 +24,17 @@ DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 Checker = Callable[[Any], tuple[Any, str, str]]  # value -> (normalized, error, hint)
 
 
+class ItemError(str):
+    """An error about one item of a list or mapping; `at` (its index or key) finds its line."""
+
+    at: int | str
+
+    def __new__(cls, message: str, at: int | str) -> ItemError:
+        error = super().__new__(cls, message)
+        error.at = at
+        return error
+
+
 def _ok(value: Any) -> tuple[Any, str, str]:
     return value, "", ""
 
@@ -52,11 +63,11 @@ def text_list(value: Any) -> tuple[Any, str, str]:
             "write one item per line starting with '- ', or [a, b]"
     if not isinstance(value, list):
         return value, f"expected a list, found {_kind(value)}", "write one item per line starting with '- '"
-    for item in value:
+    for i, item in enumerate(value):
         if not isinstance(item, str):
-            return value, f"list item {item!r} is {_kind(item)}, not text", "quote the item"
+            return value, ItemError(f"list item {item!r} is {_kind(item)}, not text", i), "quote the item"
         if not item.strip():
-            return value, "list items must not be empty", "remove the empty item"
+            return value, ItemError("list items must not be empty", i), "remove the empty item"
     return list(value), "", ""
 
 
@@ -106,10 +117,10 @@ def links(value: Any) -> tuple[Any, str, str]:
         return value, f"expected a mapping of links, found {_kind(value)}", "write e.g. links: {code: https://…}"
     for key, link in value.items():
         if not isinstance(key, str):
-            return value, f"link name {key!r} must be text", ""
+            return value, ItemError(f"link name {key!r} must be text", str(key)), ""
         _, err, hint = url(link)
         if err:
-            return value, f"link '{key}': {err}", hint
+            return value, ItemError(f"link '{key}': {err}", key), hint
     return dict(value), "", ""
 
 
@@ -207,6 +218,8 @@ def validate(
                                            f"write a value after '{key}:'"))
             continue
         normalized, err, hint = checker(value)
+        if isinstance(err, ItemError):
+            line = key_lines.get(f"{key}/{err.at}", line)
         if err:
             problems.append(Diagnostic(Location(path, line), "E203", f"'{key}': {err}", hint))
         else:

@@ -251,7 +251,7 @@ content/papers/g-arxiv.md:3: error[E203]: 'arxiv': arXiv id 2101.0001 was read a
   hint: quote it so YAML keeps it as text: '2101.00010'
 content/papers/h-colon.md:2:12: error[E101]: invalid YAML: mapping values are not allowed in this context
   hint: a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'
-content/papers/i-link.md:3: error[E203]: 'links': link 'code': not an http(s) URL: 'javascript:alert(1)'
+content/papers/i-link.md:4: error[E203]: 'links': link 'code': not an http(s) URL: 'javascript:alert(1)'
   hint: links must start with https:// or http://
 11 error(s) in content/
 """

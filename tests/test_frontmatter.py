@@ -32,7 +32,7 @@ def test_split_accepts_crlf_and_bom() -> None:
 def test_parse_remembers_key_lines() -> None:
     doc = frontmatter.parse("---\ntitle: T\n\ntags:\n- a\n- b\ndate: 2025-02-04\n---\n\nNotes.\n", "x.md")
     assert doc.meta == {"title": "T", "tags": ["a", "b"], "date": dt.date(2025, 2, 4)}
-    assert doc.key_lines == {"title": 2, "tags": 4, "date": 7}
+    assert doc.key_lines == {"title": 2, "tags": 4, "tags/0": 5, "tags/1": 6, "date": 7}
     assert doc.body == "\nNotes.\n" and doc.body_line == 9
 
 

@@ -126,8 +126,20 @@ def test_status_did_you_mean() -> None:
                                   "//evil.example/x", "https://", "http:// space.org", "vbscript:x"])
 def test_non_http_link(link: str) -> None:
     message = _one(f"title: T\nlinks:\n  code: '{link}'\n")
-    assert message.startswith(f"content/papers/x.md:3: error[E203]: 'links': link 'code': not an http(s) URL: {link!r}")
+    # the line of the bad link, not of 'links:'
+    assert message.startswith(f"content/papers/x.md:4: error[E203]: 'links': link 'code': not an http(s) URL: {link!r}")
     assert message.endswith("hint: links must start with https:// or http://")
+
+
+def test_an_error_about_one_item_names_the_items_line() -> None:
+    text = ("title: T\nlinks:\n  code: https://example.org/code\n\n  paper: ftp://example.org/p\n"
+            "authors:\n- Ada Lovelace\n- ''\ntags: [a,\n  7]\n")
+    _, problems = _validate(text)
+    assert [p.split("\n")[0] for p in problems] == [
+        "content/papers/x.md:6: error[E203]: 'links': link 'paper': not an http(s) URL: 'ftp://example.org/p'",
+        "content/papers/x.md:9: error[E203]: 'authors': list items must not be empty",
+        "content/papers/x.md:11: error[E203]: 'tags': list item 7 is the int 7, not text",
+    ]
 
 
 def test_every_problem_is_reported_in_file_order() -> None:
