@@ -173,8 +173,10 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
     state.cfg = site_config.load(root, base_url)
     state.env = make_environment(root, state.cfg)
     state.static = static_files(root, state.cfg.theme)
+    from .loader import slug_of
+
     for path, (key, _, _) in saved.entries.items():
-        entry = cache.get(key, path, Path(path).stem)
+        entry = cache.get(key, path, slug_of(Path(path).stem))  # the slug the loader gives, as in a full build
         if entry is None:
             return None
         state.entries[path] = entry

@@ -267,3 +267,16 @@ def test_rebuilds_with_a_relative_root_see_the_edit(tmp_path: Path, monkeypatch:
     build(Path("site"), search=False)
     assert "Seen through a relative root" in (root / "public/papers" / target.stem / "index.html").read_text()
     assert tree_bytes(root / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_a_rebuild_keeps_the_slug_of_an_entry_whose_file_name_is_not_one(tmp_path: Path) -> None:
+    """'My Paper (2017).md' is served as papers/my-paper-2017/ by every kind of build, the quick ones too."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    odd = _papers(root)[1]
+    odd = odd.rename(odd.with_name("My Paper (2017).md"))
+    build(root, tmp_path / "public", search=False)
+    assert (tmp_path / "public/papers/my-paper-2017/index.html").is_file()
+    other = next(p for p in _papers(root) if p != odd)
+    _replace_field(other, "title", "'Retitled beside an oddly named file'")
+    build(root, tmp_path / "public", search=False)
+    assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
