@@ -210,6 +210,65 @@ def dump_yaml(data: Any) -> str:
     )
 
 
+def comments(yaml_text: str) -> list[tuple[str | None, str]]:
+    """Every comment of a YAML text, each with the top-level key it belongs before (None: the end).
+
+    A comment on its own line belongs before the key that follows it; one at the end of a
+    line, or inside a key's value, before that key. PyYAML drops comments, so they are
+    found as the text after a line's last token: a '#' inside a quoted or block scalar is
+    part of the scalar, not a comment.
+    """
+    lines = yaml_text.split("\n")
+    content_end: dict[int, int] = {}  # line -> column where its tokens end
+    inside: set[int] = set()  # lines wholly within a multi-line scalar
+    keys: dict[int, str] = {}
+    try:
+        for token in yaml.scan(yaml_text, Loader=yaml.SafeLoader):
+            start, end = token.start_mark, token.end_mark
+            if start.index == end.index:  # stream, block and indentation markers hold no text
+                continue
+            inside.update(range(start.line + 1, end.line))
+            if end.line > start.line and end.column == 0:  # a block scalar ends at the next line's start
+                inside.add(end.line - 1)
+            else:
+                content_end[end.line] = max(content_end.get(end.line, 0), end.column)
+        node = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return []
+    if isinstance(node, yaml.MappingNode):
+        keys = {k.start_mark.line: str(k.value) for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
+    found: list[tuple[str | None, str]] = []
+    for i, line in enumerate(lines):
+        if i in inside:
+            continue
+        rest = line[content_end.get(i, 0):].strip()
+        if not rest.startswith("#"):
+            continue
+        following = next((j for j in range(i + 1, len(lines))
+                          if lines[j].strip() and not lines[j].lstrip().startswith("#")), None)
+        if i not in content_end and (following is None or following in keys):
+            found.append((keys[following] if following is not None else None, rest))
+        else:
+            owner = max((k for k in keys if k <= i), default=None)
+            found.append((keys[owner] if owner is not None else None, rest))
+    return found
+
+
+def with_comments(yaml_text: str, kept: list[tuple[str | None, str]]) -> str:
+    """`yaml_text` (as dump_yaml writes it) with comments put back before their keys, the rest at the end."""
+    if not kept:
+        return yaml_text
+    node = yaml.compose(yaml_text, Loader=yaml.SafeLoader)
+    at = {str(k.value): k.start_mark.line for k, _ in node.value} if isinstance(node, yaml.MappingNode) else {}
+    before: dict[int, list[str]] = {}
+    tail: list[str] = []
+    for key, comment in kept:
+        (before.setdefault(at[key], []) if key in at else tail).append(comment)
+    lines = yaml_text.removesuffix("\n").split("\n")
+    out = [line for i, line in enumerate(lines) for line in (*before.get(i, ()), line)]
+    return "\n".join(out + tail) + "\n"
+
+
 def _lf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 

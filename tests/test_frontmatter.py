@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
@@ -189,3 +190,25 @@ def test_odd_yaml_never_crashes_the_parser(lines: list[str]) -> None:
         frontmatter.parse("---\n" + "\n".join(lines) + "\n---\n", "x.md")
     except FrontMatterError as exc:
         assert exc.diagnostic.code in ("E101", "E102", "E103")
+
+
+_KEYS = st.sampled_from(["title", "authors", "tags", "date", "abstract", "score", "links"])
+_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters="\x85"),
+                max_size=120)
+_VALUE = st.one_of(_TEXT, st.integers(), st.lists(_TEXT, max_size=3), st.dictionaries(_KEYS, _TEXT, max_size=2))
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(_KEYS, _VALUE, min_size=1),
+       st.lists(st.tuples(st.one_of(st.none(), _KEYS), _TEXT.map(str.strip)), max_size=6))
+@example({"abstract": "word " * 30 + "# inside a folded scalar " + "word " * 20, "title": "x #y"},
+         [("abstract", " before the abstract"), (None, " at the end"), ("title", "")])
+@example({"abstract": "a\n# a line of text\nb", "tags": ["#t"]}, [("tags", "x"), ("abstract", "y")])
+def test_comments_put_back_are_found_again_and_change_no_value(data: dict[str, Any],
+                                                               kept: list[tuple[str | None, str]]) -> None:
+    kept = [(key if key in data else None, "#" + text) for key, text in kept]
+    text = frontmatter.with_comments(frontmatter.dump_yaml(data), kept)
+    assert frontmatter.load_yaml(text, "x.yaml")[0] == data
+    found = frontmatter.comments(text)
+    by_key = {key: [c for k, c in kept if k == key] for key, _ in kept}
+    assert {key: [c for k, c in found if k == key] for key, _ in found} == {k: v for k, v in by_key.items() if v}

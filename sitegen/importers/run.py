@@ -191,8 +191,9 @@ def _render_keeping_body(meta: dict[str, Any], entry: _Existing) -> str:
     """New front matter, with the curator's body kept byte for byte."""
     if meta == entry.meta:
         return entry.text
-    _, body, _ = frontmatter.split(entry.text)
-    return "---\n" + frontmatter.dump_yaml(meta) + "---\n" + body
+    old, body, _ = frontmatter.split(entry.text)
+    kept = frontmatter.comments(old or "")  # the curator's comments are hand edits too
+    return "---\n" + frontmatter.with_comments(frontmatter.dump_yaml(meta), kept) + "---\n" + body
 
 
 def _write_authors(dumps: list[ParsedDump], folder: Path, update: bool,
@@ -205,10 +206,12 @@ def _write_authors(dumps: list[ParsedDump], folder: Path, update: bool,
         path = folder / f"{slugify(str(fields['name']))}.yaml"
         key = "author:" + title_key(str(fields["name"]))
         current: Any = {}
+        old_text = ""
         shown = relpath(path, root)
         if path.exists():
             try:
-                current, _ = frontmatter.load_yaml(path.read_text(encoding="utf-8-sig"), shown)
+                old_text = path.read_text(encoding="utf-8-sig")
+                current, _ = frontmatter.load_yaml(old_text, shown)
             except UnicodeDecodeError:
                 result.report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
                 result.skipped.append((shown, "unreadable author file"))
@@ -229,7 +232,9 @@ def _write_authors(dumps: list[ParsedDump], folder: Path, update: bool,
         meta, state[key] = merge_into(current or {}, fields, state.get(key, {}), update)
         meta = {k: meta[k] for k in (*AUTHOR_FIELDS, "source") if k in meta} | \
             {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k != "source"}
-        write_if_changed(path, frontmatter.dump_yaml(meta))
+        if not (old_text and meta == current):  # nothing new: the file stays as its curator wrote it
+            write_if_changed(path, frontmatter.with_comments(frontmatter.dump_yaml(meta),
+                                                             frontmatter.comments(old_text)))
         result.authors.append(shown)
 
 

@@ -417,3 +417,37 @@ def test_unknown_file_uses_its_modification_date(bare_site: Path) -> None:
     assert "2026-03-01" in warning.message
     state = json.loads((bare_site / "content" / "import-state.json").read_text())
     assert "author:new person" in state
+
+
+def test_a_rewrite_keeps_the_curators_comments(site: Path) -> None:
+    """Comments are hand edits: a re-import that rewrites the front matter puts each back before its field."""
+    path = site / "content" / "papers" / SPLAT
+    text = path.read_text(encoding="utf-8")
+    original = meta(path)
+    lines = text.split("\n")
+    authors = lines.index("authors:")
+    lines[authors + 1] += "  # the first author, check the spelling"
+    lines.insert(authors, "# authors as on the paper, not the listing")
+    lines.insert(1, "# came from the Daily Papers listing")
+    commented = "\n".join(lines).replace("\ncategory: cs.PL\n", "\n# category: ask the authors\n", 1)
+    path.write_text(commented, encoding="utf-8")  # the deleted category makes the import rewrite the file
+    assert not run_import(site).failed
+    rewritten = path.read_text(encoding="utf-8")
+    for comment in ("# came from the Daily Papers listing", "# authors as on the paper, not the listing",
+                    "# the first author, check the spelling", "# category: ask the authors"):
+        assert comment in rewritten
+    assert "\ncategory: cs.PL\n" in rewritten and meta(path) == original
+    before_authors = rewritten.split("\nauthors:\n")[0].split("\n")
+    assert before_authors[-2:] == ["# authors as on the paper, not the listing",
+                                   "# the first author, check the spelling"]
+    assert rewritten.split("\n---\n", 1)[1] == text.split("\n---\n", 1)[1]  # the body, byte for byte
+    assert not run_import(site).failed and path.read_text(encoding="utf-8") == rewritten  # and it stays
+
+
+def test_an_unchanged_author_file_keeps_its_comments_and_layout(site: Path) -> None:
+    path = site / "content" / "authors" / "ahan-gupta.yaml"
+    text = "# checked by hand\n" + path.read_text(encoding="utf-8").replace("h_index: 12", "h_index: 12  # 2026")
+    path.write_text(text, encoding="utf-8")
+    for update in (False, True):
+        assert not run_import(site, update=update).failed
+        assert path.read_text(encoding="utf-8") == text
