@@ -48,6 +48,7 @@ def _decode(value: Any) -> Any:
 
 # Entry fields stored as JSON lists or tagged dates; the rest are plain JSON scalars as they are.
 _STRUCTURED = tuple(f.name for f in dataclasses.fields(Entry) if "tuple" in str(f.type) or "date" in str(f.type))
+_ENCODED = frozenset(_STRUCTURED)
 
 
 class EntryCache:
@@ -91,7 +92,9 @@ class EntryCache:
         return dataclasses.replace(entry, source_path=source_path, slug=slug)
 
     def put(self, key: str, entry: Entry) -> None:
-        self._shard(key[:2])[key] = {f.name: _encode(getattr(entry, f.name)) for f in dataclasses.fields(entry)}
+        # 10,000 puts in a cold build: the instance's fields in order, and only structured ones encoded
+        self._shard(key[:2])[key] = {name: _encode(value) if name in _ENCODED else value
+                                     for name, value in vars(entry).items()}
         self._dirty.add(key[:2])
         self._used.add(key)
         self.keys[entry.source_path] = key
