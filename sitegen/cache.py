@@ -84,12 +84,14 @@ class EntryCache:
             for name in _STRUCTURED:
                 if name in values:
                     values[name] = _decode(values[name])
+            # the same content may sit in another file now: where it is and its slug come from the caller
+            values["source_path"], values["slug"] = source_path, slug
             entry = Entry(**values)
         except (TypeError, ValueError):
             return None
         self._used.add(key)
         self.keys[source_path] = key
-        return dataclasses.replace(entry, source_path=source_path, slug=slug)
+        return entry
 
     def put(self, key: str, entry: Entry) -> None:
         # 10,000 puts in a cold build: the instance's fields in order, and only structured ones encoded
