@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
+from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
@@ -134,20 +135,22 @@ _MD = _make_parser()
 
 def notes_to_html(source: str) -> str:
     """Render a curator's Markdown notes to HTML (raw HTML shown as text, unsafe links dropped)."""
-    return render_notes(source)[0]
+    return _MD.render(source) if source.strip() else ""
 
 
 def plain_text(source: str) -> str:
     """Readable text of Markdown notes, for search indexes and descriptions."""
-    return render_notes(source)[1]
+    return _inline_text(_MD.parse(source))
 
 
 def render_notes(source: str) -> tuple[str, str]:
-    """Notes as HTML and as readable text, from one parse (parsing is most of rendering)."""
+    """Both of the above from one parse (parsing is most of rendering); what the loader uses."""
     if not source.strip():
         return "", ""
     env: dict[str, Any] = {}
     tokens = _MD.parse(source, env)
-    html_ = _MD.renderer.render(tokens, _MD.options, env)
-    text = " ".join(" ".join(t.content for t in tokens if t.type == "inline").split())
-    return html_, text
+    return _MD.renderer.render(tokens, _MD.options, env), _inline_text(tokens)
+
+
+def _inline_text(tokens: list[Token]) -> str:
+    return " ".join(" ".join(t.content for t in tokens if t.type == "inline").split())

@@ -95,8 +95,7 @@ _COINS_HEAD = urlencode([("ctx_ver", "Z39.88-2004"), ("rft_val_fmt", "info:ofi/f
 class Items(list[Markup]):
     """A page's list items: a template may loop over them, or write `{{ items }}` for all of them.
 
-    The second is one join. A loop escapes each item, and escaping Markup copies it, which
-    was a tenth of rendering an author page.
+    The second is one join; a loop escapes, and so copies, each item.
     """
 
     def __html__(self) -> str:
