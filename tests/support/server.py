@@ -179,8 +179,7 @@ class _Handler(BaseHTTPRequestHandler):
     # -- helpers -------------------------------------------------------------------------------------------------
 
     def _serve(self, *, send_body: bool) -> None:
-        status = self._respond(send_body=send_body)
-        self.server.requests.append(RequestRecord(self.command, self.path, status))
+        self._respond(send_body=send_body)
 
     def _respond(self, *, send_body: bool) -> int:
         raw_path = urlsplit(self.path).path if "://" in self.path else self.path.split("?", 1)[0].split("#", 1)[0]
@@ -228,6 +227,9 @@ class _Handler(BaseHTTPRequestHandler):
         last_modified: float | None = None,
         location: str | None = None,
     ) -> int:
+        # recorded before the client can have its answer: a record appended after the body was sent could
+        # land after the next request's, whose handler runs in another thread
+        self.server.requests.append(RequestRecord(self.command, self.path, int(status)))
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
