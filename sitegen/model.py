@@ -300,11 +300,16 @@ class Network:
         self.authors, self.tags = Ranking(slugs), Ranking(tag_slugs)
 
     def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
-        """Top co-authors, top topics and the number of distinct co-authors of one author."""
-        co = Counter(chain.from_iterable(self.names_of[slug] for slug in papers))  # counted in C
-        del co[name]
-        topics = Counter(chain.from_iterable(self.tags_of[slug] for slug in papers))
-        return self.authors.top(co, MAX_COAUTHORS), self.tags.top(topics, MAX_TOPICS), len(co)
+        """Top co-authors, top topics and the number of distinct co-authors of one author.
+
+        Co-authors are counted by rank, not by name: at 10,000 papers this counts 1.8 million
+        co-author pairs, and small ints hash and compare faster than names.
+        """
+        authors, tags, names_of, tags_of = self.authors, self.tags, self.names_of, self.tags_of
+        co = Counter(chain.from_iterable([authors.ranks(names_of[slug]) for slug in papers]))  # counted in C
+        del co[authors.rank.get(name, -1)]
+        topics = Counter(chain.from_iterable([tags.ranks(tags_of[slug]) for slug in papers]))
+        return authors.top_ranked(co, MAX_COAUTHORS), tags.top_ranked(topics, MAX_TOPICS), len(co)
 
 
 def _sort_name(name: str) -> str:
@@ -324,19 +329,35 @@ class Ranking:
         self.names = sorted(slugs, key=lambda n: (n.casefold(), n))
         self.rank = {name: i for i, name in enumerate(self.names)}
         self.slugs = slugs
+        self._ranks: dict[int, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+    def ranks(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """The ranks of one paper's names, worked out once per tuple of names (and per Ranking).
+
+        Keyed by the tuple's identity, which is cheaper than hashing its names; the cache
+        holds the tuple itself, so the identity cannot be reused by another one.
+        """
+        found = self._ranks.get(id(names))
+        if found is None or found[0] is not names:
+            found = self._ranks[id(names)] = (names, tuple(map(self.rank.__getitem__, names)))
+        return found[1]
 
     def top(self, counter: Counter[str], limit: int | None = None) -> tuple[Ref, ...]:
+        return self.top_ranked({self.rank[name]: count for name, count in counter.items()}, limit)
+
+    def top_ranked(self, counter: Mapping[int, int], limit: int | None = None) -> tuple[Ref, ...]:
+        """Like `top`, for a counter of ranks (see `ranks`)."""
         size = len(self.names)
         # rank - count * size for every pair, with map() over builtins so no bytecode runs per name
-        codes = list(map(operator.sub, map(self.rank.__getitem__, counter), map(size.__mul__, counter.values())))
+        codes = list(map(operator.sub, counter, map(size.__mul__, counter.values())))
         if limit is not None and len(codes) > limit:
             # sorting in C beats a heap walked in Python until the list is thousands long
             codes = sorted(codes)[:limit] if len(codes) < 2000 else heapq.nsmallest(limit, codes)
         else:
             codes.sort()
         names, slugs = self.names, self.slugs
-        return tuple(Ref(names[code % size], slugs[names[code % size]], -(code // size))
-                     for code in codes)
+        return tuple(Ref(name, slugs[name], -count) for count, name in
+                     ((code // size, names[code % size]) for code in codes))
 
 
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:

@@ -90,6 +90,9 @@ def test_author_papers_and_coauthors_match_the_front_matter(site: model.Site) ->
         ranked = sorted(expected.items(), key=lambda kv: (-kv[1], kv[0].casefold()))[:model.MAX_COAUTHORS]
         assert [(c.name, c.count) for c in author.coauthors] == ranked, author.name
         assert author.coauthor_total == len(expected)
+        topics = Counter(t for s in own for t in entries[s].get("tags") or [])
+        ranked_topics = sorted(topics.items(), key=lambda kv: (-kv[1], kv[0].casefold(), kv[0]))[:model.MAX_TOPICS]
+        assert [(t.name, t.count) for t in author.topics] == ranked_topics, author.name
 
 
 def test_authors_are_sorted_by_family_name(site: model.Site) -> None:
