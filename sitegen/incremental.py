@@ -143,7 +143,7 @@ class SiteState:
         content = self._content(entries, profiles, report)
         if report.has_errors:
             raise BuildFailed(report.items)
-        env = make_environment(self.root, cfg)
+        env = make_environment(self.root, cfg, watch_templates=True)  # a preview outlives template edits
         static = static_files(self.root, cfg.theme)
         site = model.build_site(cfg, content, self.drafts)
         if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces

@@ -51,8 +51,13 @@ def static_files(root: Path, theme: str) -> dict[str, Path]:
     return files
 
 
-def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
-    """Jinja environment over the theme chain; a missing variable is an error, not blank."""
+def make_environment(root: Path, config: SiteConfig, watch_templates: bool = False) -> jinja2.Environment:
+    """Jinja environment over the theme chain; a missing variable is an error, not blank.
+
+    Only a long-lived environment (the preview's) needs `watch_templates`: with it Jinja
+    stats the template file at each `extends` and `include`, 200,000 times in a build
+    of 10,000 papers.
+    """
     dirs = theme_dirs(root, config.theme)
     named = root / "themes" / config.theme
     if not any((d / "templates").is_dir() for d in dirs) or (config.theme != "default" and not named.is_dir()):
@@ -66,6 +71,7 @@ def make_environment(root: Path, config: SiteConfig) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        auto_reload=watch_templates,
         bytecode_cache=TemplateCache(root / CACHE_DIR / "templates"),
     )
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
