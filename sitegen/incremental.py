@@ -72,8 +72,14 @@ class SiteState:
     """A site held in memory together with the output directory it keeps up to date."""
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
-                 asset_versions: bool = True, durable: bool = True, scratch: Path | None = None):
+                 asset_versions: bool = True, durable: bool = True, scratch: Path | None = None,
+                 on_request: frozenset[str] = frozenset()):
         self.root, self.output, self.base_url = root, output, base_url
+        # Kinds of file an update leaves to `flush` (the preview's whole-list downloads, written
+        # when someone asks for them), and the outputs now waiting there.
+        self.on_request = on_request
+        self.pending: dict[str, routes.PageSpec] = {}
+        self._latest: Renderer | None = None  # renders what is pending, from the site as it now stands
         self.durable = durable  # fsync each rewritten file (not for the preview's throwaway output)
         self.drafts, self.asset_versions = drafts, asset_versions
         self.entries: dict[str, Entry] = {}
@@ -158,6 +164,7 @@ class SiteState:
         change = Change(written=sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha),
                         removed=sorted(set(self.hashes) - set(stage.digests)), full=True, rendered=len(plan))
         self.hashes = dict(stage.digests)
+        self.pending, self._latest = {}, renderer
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
         self.entries, self.profiles, self.plan, self._by_token = entries, profiles, {s.output: s for s in plan}, None
         self.signature = list_signature(content, self.drafts)
@@ -228,7 +235,7 @@ class SiteState:
         if templates:
             selected |= {out for out, spec in specs.items() if templates.get(spec.template, set()) & tokens}
         try:
-            files = {out: renderer.render(specs[out]) for out in specs if out in selected}
+            files, deferred = self._render(renderer, specs, [out for out in specs if out in selected])
             rendered = len(files)
             files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
                       if "static" in kinds}
@@ -236,10 +243,11 @@ class SiteState:
             stale |= {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
             change = self._apply(files, stale)
         except BaseException:
-            self._caches = None  # shared with the renderer, which may have cached pieces of the failed edit
+            self._caches = self._latest = None  # their caches may hold pieces of the failed edit
             raise
         change.rendered = rendered
         change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
+        self._defer(renderer, deferred, stale)
         self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
         if specs is not self.plan:
             self.plan, self._by_token = specs, None
@@ -274,12 +282,13 @@ class SiteState:
             new_plan = plan | replaced
             renderer = self._renderer(patch.site, self.env, self.static)
             self._reuse_caches(renderer, tokens, {"entry"})
-            files = {out: renderer.render(new_plan[out]) for out in sorted(selected)}
+            files, deferred = self._render(renderer, new_plan, sorted(selected))
             change = self._apply(files, set())
         except BaseException:
             patch.undo()
-            self._caches = None  # shared with the renderer, which may have cached the failed edit's pieces
+            self._caches = self._latest = None  # their caches may hold pieces of the failed edit
             raise
+        self._defer(renderer, deferred, set())
         if self._by_token is not None:
             _reindex(self._by_token, plan, replaced)
         self.site, self.entries, self.plan, self._signature = patch.site, entries, new_plan, None
@@ -432,7 +441,40 @@ class SiteState:
                     closure[spec.template].add("template:partials/item.html")
         return closure
 
-    # -- writing ------------------------------------------------------------------
+    # -- rendering and writing ----------------------------------------------------
+    def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec],
+                selected: Iterable[str]) -> tuple[dict[str, bytes], dict[str, routes.PageSpec]]:
+        """The bytes of the selected outputs, but for those left until they are asked for."""
+        files: dict[str, bytes] = {}
+        deferred: dict[str, routes.PageSpec] = {}
+        for out in selected:
+            spec = specs[out]
+            if spec.kind in self.on_request:
+                deferred[out] = spec
+            else:
+                files[out] = renderer.render(spec)
+        return files, deferred
+
+    def _defer(self, renderer: Renderer, deferred: dict[str, routes.PageSpec], removed: set[str]) -> None:
+        """After a successful update: what waits for `flush`, and the renderer of the site now held."""
+        self.pending.update(deferred)
+        for out in removed:
+            self.pending.pop(out, None)
+        self._latest = renderer
+
+    def flush(self, outputs: Iterable[str] | None = None) -> Change:
+        """Write the pending files among `outputs` (default: all of them), as the site now stands."""
+        wanted = sorted(self.pending if outputs is None else {out for out in outputs if out in self.pending})
+        if not wanted:
+            return Change()
+        renderer = self._latest or self._renderer(self.site, self.env, self.static)  # fresh caches after a failure
+        self._latest = renderer
+        change = self._apply({out: renderer.render(self.pending[out]) for out in wanted}, set())
+        for out in wanted:
+            del self.pending[out]
+        change.rendered = len(wanted)
+        return change
+
     def _apply(self, files: dict[str, bytes], stale: set[str]) -> Change:
         change = Change()
         for out, data in sorted(files.items()):

@@ -20,6 +20,20 @@ from .watch import Watcher
 
 Log = Callable[[str], None]
 
+# The downloads that join every paper (the reading list as BibTeX, RIS and CSL-JSON, and
+# papers.json): 22 MB apiece at 10,000 papers, and any front-matter edit changes them.
+# The preview writes them when they are asked for, not at each save, so the browser
+# reloads without waiting for 90 MB nobody is looking at. A request for one waits until
+# it is written.
+ON_REQUEST = frozenset({"reading-list-bib", "reading-list-ris", "reading-list-json", "papers-json"})
+
+
+def preview_state(root: Path, output: Path, scratch: Path, base_url: str | None = None,
+                  drafts: bool = False) -> SiteState:
+    """The site state a preview keeps: no asset versions, no fsync, whole-list downloads on request."""
+    return SiteState(root, output, base_url, drafts, asset_versions=False, durable=False, scratch=scratch,
+                     on_request=ON_REQUEST)
+
 
 @dataclass
 class RebuildRecord:
@@ -49,12 +63,11 @@ class PreviewSession:
         self._index_thread: threading.Thread | None = None
         try:
             cfg = site_config.load(self.root, base_url)
-            self.state = SiteState(self.root, self.output, base_url, drafts, asset_versions=False,
-                                   durable=False, scratch=self.scratch)
+            self.state = preview_state(self.root, self.output, self.scratch, base_url, drafts)
             self.state.full()
             if search:
                 self._report_index(refresh_index(self.output))
-            self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload)
+            self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload, self._prepare)
         except BaseException:
             shutil.rmtree(self.output, ignore_errors=True)
             shutil.rmtree(self.scratch, ignore_errors=True)
@@ -97,6 +110,12 @@ class PreviewSession:
             if change.written or change.removed:
                 self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
                          f"in {seconds * 1000:.0f} ms")
+
+    def _prepare(self, relative: str) -> None:
+        """Before a file is served: write it first if an edit left it pending (see ON_REQUEST)."""
+        if relative in self.state.pending:
+            with self._lock:
+                self.state.flush([relative])
 
     def _schedule_index(self) -> None:
         """Refresh the search index after the reload went out, off the rebuild path."""

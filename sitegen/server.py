@@ -13,10 +13,13 @@ import ipaddress
 import json
 import mimetypes
 import threading
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
+
+from .errors import SitegenError
 
 EVENTS_PATH = "__sitegen/events"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
@@ -92,8 +95,10 @@ class PreviewServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, host: str, port: int, output: Path, base_path: str, live_reload: bool = True):
+    def __init__(self, host: str, port: int, output: Path, base_path: str, live_reload: bool = True,
+                 prepare: Callable[[str], None] | None = None):
         self.output = output.resolve()
+        self.prepare = prepare  # called with a file's output path before it is read
         self.base_path = base_path if base_path.endswith("/") else base_path + "/"
         self.live_reload = live_reload
         self.events = Broadcaster()
@@ -163,6 +168,12 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if any(p in (".", "..") for p in parts):
             self._not_found(head)
             return
+        if self.server.prepare is not None and parts:
+            try:
+                self.server.prepare("/".join(parts))
+            except SitegenError as exc:
+                self._plain(HTTPStatus.INTERNAL_SERVER_ERROR, "\n".join(d.format() for d in exc.diagnostics) + "\n")
+                return
         target = self._resolve(parts, relative.endswith("/") or not parts)
         if target is None:
             self._not_found(head)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.build import build
+from sitegen.routes import WHOLE_LIST_FILES
 from sitegen.serve import PreviewSession
 
 from .site_factory import copy_site
@@ -89,6 +91,27 @@ def test_edit_reloads_and_changes_the_page(session: PreviewSession) -> None:
         assert untouched.stat().st_mtime_ns == before, "pages that do not show the entry are not rewritten"
         _, home_author = get(session, "authors/ahan-gupta/")
         assert "VTC renamed:" in home_author
+    finally:
+        events.close()
+
+
+def test_whole_list_downloads_are_written_when_first_asked_for(session: PreviewSession, tmp_path: Path) -> None:
+    """A front-matter edit leaves the reading-list downloads to the first request for each; it gets the new list."""
+    events = Events(session)
+    try:
+        before = {name: (session.output / name).read_bytes() for name in WHOLE_LIST_FILES}
+        edit(session.root / VTC, "title: 'VTC:", "title: 'VTC renamed:")
+        assert events.next() == "reload"
+        assert sorted(session.state.pending) == sorted(WHOLE_LIST_FILES)
+        assert {name: (session.output / name).read_bytes() for name in WHOLE_LIST_FILES} == before, \
+            "not written at the save"
+        build(session.root, tmp_path / "clean", search=False, use_cache=False)
+        for name in WHOLE_LIST_FILES:
+            status, body = get(session, name)
+            assert status == 200
+            assert body.encode() == (tmp_path / "clean" / name).read_bytes() != before[name], name
+            assert (session.output / name).read_bytes() == body.encode()
+        assert not session.state.pending
     finally:
         events.close()
 
