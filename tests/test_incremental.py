@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen import routes
+from sitegen import buildstate, routes
 from sitegen.build import build
+from sitegen.cache import CACHE_DIR
 from sitegen.errors import SitegenError
 from sitegen.incremental import SiteState
 from sitegen.serve import ON_REQUEST, preview_state
@@ -309,3 +310,31 @@ def test_downloads_left_pending_are_written_as_the_site_stands_after_a_failed_ed
     clean = _clean_build(root, tmp_path / "clean")
     for name in routes.WHOLE_LIST_FILES:
         assert (tmp_path / "out" / name).read_bytes() == (clean / name).read_bytes(), name
+
+
+def test_a_rebuild_in_place_amends_the_table_of_outputs_instead_of_rewriting_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved rows of the files a title edit rewrote are trusted by the next build as much as the table."""
+    import sitegen.build as build_module
+
+    root, public = copy_site(tmp_path / "site", papers=PAPERS), tmp_path / "public"
+    table = root / CACHE_DIR / buildstate.OUTPUTS
+    build(root, public, search=False)
+    before = table.read_bytes()
+    target = _papers(root)[3]
+    _replace_field(target, "title", "'Retitled in place'")
+    written = build(root, public, search=False).written
+    assert written > 0 and table.read_bytes() == before
+    saved = buildstate.load(root)
+    assert saved is not None and len(saved.patched) == written
+    assert build(root, public, search=False).written == 0
+    assert table.read_bytes() == before, "the amended table still says the output is intact: no full build"
+    edited_page = public / next(out for out in saved.patched if out.endswith(".html"))
+    edited_page.write_text("touched by hand")
+    build(root, public, search=False)
+    assert edited_page.read_text() != "touched by hand", "a rewritten file is checked against its amended row"
+    monkeypatch.setattr(build_module, "MAX_PATCHED_ROWS", 0)
+    _replace_field(target, "title", "'Retitled once more'")
+    build(root, public, search=False)
+    assert table.read_bytes() != before and buildstate.load(root).patched == {}  # type: ignore[union-attr]
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
