@@ -59,8 +59,13 @@ def _relinked(before: model.Site | None, after: model.Site) -> set[str]:
 
 
 def list_signature(content: Content, drafts: bool) -> str:
-    """A digest of what listings, neighbours and indexes depend on besides each entry's own text."""
-    rows = [(e.slug, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts, e.sources)
+    """A digest of what listings, neighbours and indexes depend on besides each entry's own text.
+
+    It also covers all that `notes_patch` records of each paper (its file, links, cite key
+    and neighbours), so records saved under a signature hold while it does.
+    """
+    rows = [(e.slug, e.source_path, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts,
+             e.sources)
             for e in sorted(content.entries, key=lambda e: e.slug)]
     profiles = sorted((p.slug, repr(p)) for p in content.profiles)
     keys = sorted(model.cite_keys(content.entries).items())  # a title edit can rename another's key

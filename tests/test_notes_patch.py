@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 import sitegen.build as build_module
 from sitegen.build import build
+from sitegen.cache import CACHE_DIR
+from sitegen.notes_patch import RECORDS
 
 from .site_factory import copy_site, tree_bytes
 
@@ -119,4 +122,26 @@ def test_notes_edit_with_a_front_matter_edit_takes_the_model_path(site: Path, tm
     monkeypatch.setattr(build_module, "_incremental", counting)
     build(site, public, search=False)
     assert calls
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("edit", ["abstract", "date"])
+def test_a_notes_edit_after_a_front_matter_edit_is_still_patched(site: Path, tmp_path: Path, edit: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The records a front-matter edit leaves serve the next notes edit: rewritten when the paper moved, else kept."""
+    public, records = tmp_path / "public", site / CACHE_DIR / RECORDS
+    entry = _entry(site, 4)
+    text = entry.read_text(encoding="utf-8")
+    if edit == "abstract":  # no link, key or neighbour changes: the records stay as they were
+        entry.write_text(text.replace("abstract: ", "abstract: Revised. ", 1), encoding="utf-8")
+    else:  # the paper moves in time: its neighbours' records change
+        entry.write_text(re.sub(r"(?m)^date: .*$", "date: 2017-01-02", text, count=1), encoding="utf-8")
+    assert entry.read_text(encoding="utf-8") != text
+    kept = _mtimes(records)
+    build(site, public, search=False)
+    assert (_mtimes(records) == kept) == (edit == "abstract")
+    _append_note(_entry(site, 2), "A note after the front-matter edit.")
+    with monkeypatch.context() as patched:
+        _no_model_path(patched)
+        assert build(site, public, search=False).written == 1
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
