@@ -72,7 +72,6 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
     if cache is not None and state is not None:
         from .notes_patch import save_records
 
-        cache.save()
         buildstate.save(root, state, inputs, _entry_stats(root, cache.keys))
         save_records(root, state.site, state.signature)
     result.seconds = time.perf_counter() - started
@@ -206,6 +205,9 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     content = load_content(root, report, cache, jobs)
     if report.has_errors:
         raise BuildFailed(report.items)
+    if cache is not None:  # saved now, not after rendering: forked render workers need not carry it
+        cache.save()
+        cache.release()
     check_output(output, root)
     site = model.build_site(cfg, content, drafts)
     env = make_environment(root, cfg)

@@ -115,6 +115,11 @@ class EntryCache:
                 write_atomic(self.folder / f"{prefix}.json", text)
             self._dirty.clear()
 
+    def release(self) -> None:
+        """Forget the shards read or filled (after `save`); `keys` stays, for the build state."""
+        self._shards.clear()
+        self._used.clear()
+
     def save(self) -> None:
         """Write the shards that changed, keeping only entries this build used."""
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 import sitegen.loader as loader
+from sitegen.build import build
 from sitegen.cache import EntryCache
 from sitegen.errors import Diagnostic, Report
 
@@ -61,3 +62,18 @@ def test_cached_entries_are_not_parsed_again(tmp_path: Path, monkeypatch: pytest
     assert parsed == [first.entries[4].source_path]
     assert second.entries[4].notes.endswith("One more line.\n")
     assert second.entries[:4] == first.entries[:4]
+
+
+def test_a_full_build_leaves_the_entry_cache_for_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cache is saved before rendering and released; the next full build still parses nothing."""
+    root = copy_site(tmp_path / "site", papers=10)
+    build(root, tmp_path / "public", search=False)
+    template = root / "themes/default/templates/paper.html"
+    template.write_text(template.read_text(encoding="utf-8") + "\n", encoding="utf-8")  # forces a full build
+    parsed: list[str] = []
+    original = loader.entry_from_text
+    monkeypatch.setattr(loader, "entry_from_text",
+                        lambda text, shown, stem, report: parsed.append(shown) or original(text, shown, stem, report))
+    build(root, tmp_path / "public", search=False)
+    assert parsed == []
+    assert build(root, tmp_path / "public", search=False).written == 0, "and the build state knows every entry"
