@@ -98,7 +98,7 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, host: str, port: int, output: Path, base_path: str, live_reload: bool = True,
                  prepare: Callable[[str], None] | None = None):
         self.output = output.resolve()
-        self.prepare = prepare  # called with a file's output path before it is read
+        self.prepare = prepare  # called with the requested output path (a folder: without index.html) first
         self.base_path = base_path if base_path.endswith("/") else base_path + "/"
         self.live_reload = live_reload
         self.events = Broadcaster()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.errors import Location, SitegenError
 from sitegen.server import PreviewServer, is_loopback
 
 
@@ -140,3 +141,33 @@ def test_loopback_host_names_are_accepted(served: tuple[PreviewServer, Path], ho
 def test_is_loopback() -> None:
     assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.4") and not is_loopback("example.com")
+
+
+def test_a_file_is_prepared_before_it_is_read_and_a_failure_is_shown(tmp_path: Path) -> None:
+    """The preview writes some files when they are asked for; the hook sees the output path first."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "reading-list.bib").write_text("@misc{old,}")
+    (out / "index.html").write_text("<html><body>home</body></html>")
+    asked: list[str] = []
+
+    def prepare(relative: str) -> None:
+        asked.append(relative)
+        if relative == "reading-list.bib":
+            (out / relative).write_text("@misc{new,}")
+        if relative == "broken.json":
+            raise SitegenError.single(Location("content/papers/x.md", 3), "E999", "cannot render this file")
+
+    server = PreviewServer("127.0.0.1", 0, out, "/", prepare=prepare)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        assert request(server, "/reading-list.bib")[2] == b"@misc{new,}"
+        status, _, body = request(server, "/broken.json")
+        assert status == 500 and b"content/papers/x.md:3" in body and b"cannot render this file" in body
+        assert request(server, "/")[0] == 200
+        assert asked == ["reading-list.bib", "broken.json"], "asked with the output path; the home page has none"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
