@@ -278,7 +278,7 @@ class SiteState:
                 patch.undo()
             return None
         try:
-            replaced = {s.output: s for s in routes.respecs(patch.site, patch) if plan[s.output] != s}
+            replaced = {s.output: s for s in routes.respecs(patch.site, patch, site) if plan[s.output] != s}
             tokens = tokens | {f"entry:{slug}" for slug in patch.relinked} | {"entries"}
             if self._by_token is not None:
                 selected = {out for t in tokens for out in self._by_token.get(t, ())} | set(replaced)
