@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
 NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
        ("recent/", "Recently added"), ("search/", "Search"))
+# The link of NAV marked as the current section on each kind of page (`section` in templates)
+SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "tags": "tags/", "tag": "tags/",
+            "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
+            "recent": "recent/", "search": "search/"}
 
 
 def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:

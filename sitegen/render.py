@@ -261,6 +261,7 @@ class Renderer:
             "page_url": self.site.config.absolute(spec.url),
             "kind": spec.kind,
             "nav": pages.NAV,
+            "section": pages.SECTIONS.get(spec.kind),
         }
         if spec.kind.endswith("feed"):
             feed = feeds.feed_context(self.site, spec)
