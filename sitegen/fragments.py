@@ -1,8 +1,8 @@
 """Per-paper fragments of the whole-list files, kept on disk between build processes.
 
 A front-matter edit re-renders the files that show every paper: the reading lists
-(BibTeX, RIS, CSL-JSON), `papers.json` and the recently-added page. A new `sitegen build`
-process would render 10,000 BibTeX entries, RIS records, JSON lines and list items from
+(BibTeX, RIS, CSL-JSON) and `papers.json`. A new `sitegen build`
+process would render 10,000 BibTeX entries, RIS records and JSON lines from
 nothing to rewrite them. With these stores it joins saved fragments and renders only the
 papers that changed.
 
@@ -30,9 +30,9 @@ FOLDER = "fragments"
 
 # spec kind of a whole-list file -> the renderer cache it joins (see Renderer.caches)
 WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-list-json": "csl",
-              "papers-json": "records", "recent": "items"}
-# the stores only those files use (the recently-added page is the one list at its link depth)
-WHOLE_LIST_ONLY = frozenset({"csl", "records", "items"})
+              "papers-json": "records"}
+# the stores only those files use
+WHOLE_LIST_ONLY = frozenset({"csl", "records"})
 # ... and of files that join many papers' fragments of a store (loaded for them, saved only by the above)
 MANY = WHOLE_LIST | {"author-bib": "bib", "tag-bib": "bib"}
 
@@ -44,14 +44,6 @@ def fingerprint(paper: Paper) -> str:
     category = f"{paper.category.name}\x1e{paper.category.slug}" if paper.category else ""
     text = "\x1f".join((paper.entry.digest, paper.route, paper.cite_key, category, *refs))
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
-
-
-def _encode_key(key: Any) -> Any:
-    return list(key) if isinstance(key, tuple) else key
-
-
-def _decode_key(key: Any) -> Any:
-    return tuple(key) if isinstance(key, list) else key
 
 
 class FragmentStores:
@@ -71,18 +63,18 @@ class FragmentStores:
         self._marks[paper.slug] = (paper, mark)
         return mark
 
-    def load(self, name: str, papers: dict[str, Paper]) -> dict[Any, str]:
+    def load(self, name: str, papers: dict[str, Paper]) -> dict[str, str]:
         """The store's fragments whose paper still has the fingerprint it was saved with."""
         self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
-        found: dict[Any, str] = {}
+        found: dict[str, str] = {}
         try:
             rows = read_store(self.folder / f"{name}.json")
             if next(rows).get("stamp") != self.stamp:
                 return {}
-            for key, mark, text in rows:
-                paper = papers.get(key[0] if isinstance(key, list) else key)
+            for slug, mark, text in rows:
+                paper = papers.get(slug)
                 if paper is not None and self._mark(paper) == mark:
-                    found[_decode_key(key)] = text
+                    found[slug] = text
         except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
             return {}
         self.reused[name] = len(found)
@@ -97,10 +89,9 @@ class FragmentStores:
         """Whether this process has looked for the store (or saved it) already."""
         return name in self.reused
 
-    def save(self, name: str, fragments: Iterable[tuple[Any, str]], papers: dict[str, Paper]) -> None:
-        """Write a store of these (key, text) pairs, each marked with its paper's fingerprint."""
-        rows = ([_encode_key(key), self._mark(paper), text] for key, text in fragments
-                if (paper := papers.get(key[0] if isinstance(key, tuple) else key)) is not None)
+    def save(self, name: str, fragments: Iterable[tuple[str, str]], papers: dict[str, Paper]) -> None:
+        """Write a store of these (slug, text) pairs, each marked with its paper's fingerprint."""
+        rows = ([slug, self._mark(paper), text] for slug, text in fragments if (paper := papers.get(slug)) is not None)
         tmp = self.folder / f".{name}.{os.getpid()}.tmp"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)

@@ -131,13 +131,16 @@ def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
 
 
 def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The newest additions by day (the last day shown may be cut short), and how many there are in all."""
+    shown, added_count, total = spec.shape  # routes.list_specs chose them
     groups: dict[dt.date, list[str]] = defaultdict(list)
-    for slug in site.recent:
+    for slug in shown:
         added = site.papers[slug].entry.added
         if added:
             groups[added].append(slug)
     return {"title": "Recently added", "description": f"Papers most recently added to {site.config.title}.",
             "groups": [(day, r.items(slugs, root)) for day, slugs in groups.items()],  # day: a date, newest first
+            "shown": len(shown), "added": added_count, "total": total,
             "feed_url": "recent/feed.xml"}
 
 

@@ -39,7 +39,7 @@ FAMILIES = {"author": "items", "tag": "items", "category": "items", "year": "ite
 # Rough cost of one file of a kind, in microseconds at 10,000 papers, to share families out evenly;
 # a whole-list file costs this much per paper. Misjudged costs only move work to the shared kinds.
 COSTS = {"author": 1200, "paper": 800, "author-feed": 400, "home": 2200, "tag": 2400, "year": 4500,
-         "tag-bib": 2700, "cite-bib": 10, "recent": 75, "reading-list-json": 80, "papers-json": 50,
+         "tag-bib": 2700, "cite-bib": 10, "recent": 7500, "reading-list-json": 80, "papers-json": 50,
          "reading-list-bib": 8, "reading-list-ris": 8}
 DEFAULT_COST = 100
 

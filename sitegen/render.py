@@ -206,15 +206,12 @@ class Renderer:
         assert self.stores is not None
         cache = self.caches()[store]
         if not self.stores.tried(store):  # what this process has not rendered yet may be on disk
-            loaded = self.stores.load(store, self.site.papers)
-            wrap = Markup if store == "items" else str
-            for key, text in loaded.items():
-                cache.setdefault(key, wrap(text))
+            for slug, text in self.stores.load(store, self.site.papers).items():
+                cache.setdefault(slug, text)
         data = self._render(spec)
         if spec.kind not in fragments.WHOLE_LIST:
             return data
-        root = relative_root(spec.output)
-        held = [(k, v) for k, v in cache.items() if store != "items" or k[1] == root]
+        held = list(cache.items())
         if self.stores.worth_saving(store, len(held)):
             self.stores.save(store, held, self.site.papers)
         if store in fragments.WHOLE_LIST_ONLY and not self.keep_encoded:

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 
 STATIC_PREFIX = "static/"
 FEED_SIZE = 50  # the main and recently-added feeds
+# Papers on the recently-added page: what is new, not a second copy of the whole list (which,
+# at 10,000 papers, was a 10 MB page). The home page and the timeline hold every paper.
+RECENT_SIZE = 100
 TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a large list
 CONFIG = frozenset({"config"})
 CONTENTS = frozenset({"config", "entries"})  # shows something of every entry
@@ -183,9 +186,9 @@ def timeline_specs(site: Site, entries: Tokens) -> list[PageSpec]:
 
 def list_specs(site: Site, entries: Tokens) -> list[PageSpec]:
     """Pages showing the newest or recently added papers, or every paper."""
-    recent, newest = site.recent[:FEED_SIZE], site.order[:FEED_SIZE]
-    return [PageSpec("recent/index.html", "recent", "", "recent.html", CONFIG | entries(site.recent),
-                     (site.recent,)),
+    recent, newest, shown = site.recent[:FEED_SIZE], site.order[:FEED_SIZE], site.recent[:RECENT_SIZE]
+    return [PageSpec("recent/index.html", "recent", "", "recent.html", CONFIG | entries(shown),
+                     (shown, len(site.recent), len(site.order))),
             PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", CONFIG | entries(recent), (recent,)),
             PageSpec("feed.xml", "feed", "", "feed.xml", CONFIG | entries(newest), (newest,)),
             *(PageSpec(name, name.replace(".", "-"), "", "", CONTENTS, (site.order,)) for name in WHOLE_LIST_FILES)]

@@ -19,6 +19,7 @@ PAGES = {
     "author": "authors/ahan-gupta/",
     "tag": "tags/compilers/",
     "timeline": "timeline/",
+    "recent": "recent/",
 }
 WIDTHS = (390, 1280)
 SCHEMES = ("light", "dark")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -90,6 +91,14 @@ OPS = st.tuples(
                      "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def short_recent_page() -> Iterator[None]:
+    """Fewer papers on the recently-added page than on the site, so edits move papers on and off it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(routes, "RECENT_SIZE", PAPERS - 3)
+        yield
 
 
 @pytest.fixture(scope="module")

@@ -8,6 +8,8 @@ import re
 from collections import Counter
 from urllib.parse import parse_qs
 
+from sitegen.routes import RECENT_SIZE
+
 from .conftest import BuiltSite
 from .html_tools import (
     by_class,
@@ -178,14 +180,22 @@ def test_home_pages_list_every_paper_once_newest_first(built_site: BuiltSite) ->
     assert all(item.find(".//time") is not None or "undated" in text_of(item) for item in items)
 
 
-def test_recently_added_is_grouped_by_the_date_added(built_site: BuiltSite) -> None:
+def test_recently_added_shows_the_latest_additions_grouped_by_day(built_site: BuiltSite) -> None:
     entries = committed_entries()
     doc = read_html(built_site.output / "recent" / "index.html")
-    days = [h.get("id", "").removeprefix("added-") for h in doc.iter("h2") if h.get("id", "").startswith("added-")]
+    headings = [h for h in doc.iter("h2") if h.get("id", "").startswith("added-")]
+    days = [h.get("id", "").removeprefix("added-") for h in headings]
     assert days == sorted(days, reverse=True) and days
-    added = Counter(str(m["added"]) for m in entries.values() if m.get("added"))
-    assert sorted(days) == sorted(added)
-    assert len(listed_papers(doc)) == sum(added.values())
+    added = {slug: str(m["added"]) for slug, m in entries.items() if m.get("added")}
+    listed = listed_papers(doc)
+    assert len(listed) == min(RECENT_SIZE, len(added)) < len(added)  # the committed list is longer than the page
+    assert min(added[s] for s in listed) >= max(added[s] for s in set(added) - set(listed))
+    assert [added[s] for s in listed] == sorted((added[s] for s in listed), reverse=True)
+    shown = Counter(added[s] for s in listed)
+    assert [int(text_of(one(h, "count", "span"))) for h in headings] == [shown[d] for d in days]
+    lede = text_of(next(by_class(main_of(doc), "muted", "p")))
+    assert f"the latest {len(listed)} of {len(added)}" in lede
+    assert ("../", "home page") in [(href, text) for text, href in main_links(doc, "")]
 
 
 def test_authors_index_has_every_author_with_a_letter_index(built_site: BuiltSite) -> None:

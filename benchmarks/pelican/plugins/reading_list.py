@@ -38,6 +38,7 @@ from pelican.writers import Writer
 MAX_COAUTHORS = 30  # sitegen.model.MAX_COAUTHORS
 MAX_TOPICS = 15
 MAX_RELATED = 8
+RECENT_SIZE = 100  # sitegen.routes.RECENT_SIZE
 BIB_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
 _LATEX = {
@@ -324,7 +325,8 @@ def build_model(generator: ArticlesGenerator) -> None:
     generator.context["rl"] = SimpleNamespace(
         letters=sorted(letters.items()), author_count=len(generator.authors),
         tags_by_count=by_count, largest_tag=max((c for _, c in by_count), default=1),
-        recent=[(day, list(group)) for day, group in groupby(recent, key=lambda a: a.added_date)],
+        recent=[(day, list(group)) for day, group in groupby(recent[:RECENT_SIZE], key=lambda a: a.added_date)],
+        recent_shown=min(RECENT_SIZE, len(recent)),
         recent_articles=recent,
         page_count=max(1, math.ceil(len(articles) / settings["PAGINATED_TEMPLATES"]["index"])),
     )
