@@ -35,6 +35,7 @@ class SitePatch:
     authors: set[str]  # slugs of authors whose papers, co-authors or topics may have changed (still present)
     tags: set[str]  # slugs of tags whose papers or related tags changed
     categories: set[str]
+    years: set[str]  # slugs of years whose papers changed
     same_files: bool  # no author, tag, category or year appeared or vanished: the same output files
     moved: bool  # the order or the recently-added list changed
     undo: Callable[[], None]  # puts the co-author network shared with the previous Site back as it was
@@ -111,7 +112,8 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     else:
         new_papers = {slug: changed_papers.get(slug) or papers[slug] for slug in order}
     recent = site.recent
-    if any(e.added for e in (*old.values(), *edited.values())):
+    # By date added, ties in the site's order: it can only move when one of them did (a sort of 10,000).
+    if tuple(order) != site.order or any(old[slug].added != e.added for slug, e in edited.items()):
         recent = model.recent_order([new_papers[slug].entry for slug in order])
 
     # Authors on an edited paper whose rows (names, tags) are as before keep their co-authors and topics.
@@ -137,7 +139,8 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
     return SitePatch(patched, set(changed_papers), relinked, changed_authors, changed_tags,
-                     {c for c, papers_ in category_lists.items() if papers_}, same_files,
+                     {c for c, papers_ in category_lists.items() if papers_},
+                     {y.slug for y in new_years if y.year in year_lists}, same_files,
                      patched.order != site.order or patched.recent != site.recent, undo)
 
 

@@ -172,12 +172,14 @@ def category_spec(site: Site, cat: Tag, entries: Tokens) -> PageSpec:
                     CONFIG | entries(cat.papers), shape)
 
 
-def timeline_specs(site: Site, entries: Tokens) -> list[PageSpec]:
-    """The timeline (years and months with their counts) and one page per year."""
+def timeline_specs(site: Site, entries: Tokens, only: set[str] | None = None) -> list[PageSpec]:
+    """The timeline (years and months with their counts) and one page per year (or per year in `only`)."""
     counts = tuple((y.slug, len(y.papers), tuple((m.number, len(m.papers)) for m in y.months)) for y in site.years)
     specs = [PageSpec("timeline/index.html", "timeline", "", "timeline.html", CONFIG, (len(site.order), counts))]
     years = [y.slug for y in site.years]
     for i, year in enumerate(site.years):
+        if only is not None and year.slug not in only:
+            continue
         shape = (year.months, year.papers, years[i - 1] if i else None, years[i + 1] if i + 1 < len(years) else None)
         specs.append(PageSpec(f"timeline/{year.slug}/index.html", "year", year.slug, "year.html",
                               CONFIG | entries(year.papers), shape))
@@ -218,8 +220,8 @@ def html_pages(site: Site) -> Iterator[str]:
 def respecs(site: Site, patch: SitePatch, previous: Site | None = None) -> list[PageSpec]:
     """The specs of a patched site that may differ from the previous plan's (which has the same files).
 
-    The pages of the papers, authors, tags and categories the patch touched, the home
-    pages, the indexes, the timeline, the lists and the sitemap: a few thousand specs,
+    The pages of the papers, authors, tags, categories and years the patch touched, the
+    home pages, the indexes, the timeline, the lists and the sitemap: a few thousand specs,
     where planning the whole site makes 64,000 at 10,000 papers. Given the `previous`
     site, the home pages are left out when neither the order nor their summary moved
     (500 specs at 10,000 papers, a seventh of a title edit in the preview).
@@ -240,7 +242,7 @@ def respecs(site: Site, patch: SitePatch, previous: Site | None = None) -> list[
     if patch.categories:
         specs += [category_spec(site, cat, entries) for cat in site.categories if cat.name in patch.categories]
         specs.append(categories_index(site))
-    specs += timeline_specs(site, entries)
+    specs += timeline_specs(site, entries, patch.years)  # the same years as before (or no patch), so neighbours hold
     if patch.moved:
         specs += list_specs(site, entries)
         specs.append(sitemap_spec(site))
