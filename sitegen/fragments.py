@@ -11,8 +11,8 @@ its whole-list file, since that renderer holds a fragment of every paper at that
 Two checks keep a fragment honest: the store is stamped with the build's inputs (sitegen
 version, settings, templates, assets), and each fragment with its paper's fingerprint
 (the entry file's digest, route, links and cite key). Anything that does not match is
-rendered again. JSON only, never pickle; a store that cannot be read or written only
-makes the next edit slower.
+rendered again. Fragments as UTF-8 text with a JSON index, never pickle; a store that
+cannot be read or written only makes the next edit slower.
 """
 
 from __future__ import annotations
@@ -20,13 +20,15 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from .model import Paper
 
 FOLDER = "fragments"
+SUFFIX = ".store"
 
 # spec kind of a whole-list file -> the renderer cache it joins (see Renderer.caches)
 WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-list-json": "csl",
@@ -68,14 +70,14 @@ class FragmentStores:
         self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
         found: dict[str, str] = {}
         try:
-            rows = read_store(self.folder / f"{name}.json")
-            if next(rows).get("stamp") != self.stamp:
+            stamp, rows = read_store(self._path(name))
+            if stamp != self.stamp:
                 return {}
             for slug, mark, text in rows:
                 paper = papers.get(slug)
                 if paper is not None and self._mark(paper) == mark:
-                    found[slug] = text
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, StopIteration):
+                    found[slug] = text()
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return {}
         self.reused[name] = len(found)
         return found
@@ -84,6 +86,9 @@ class FragmentStores:
         """Rewrite a store unless nearly all of it came from disk (one edit should not rewrite megabytes)."""
         reused = self.reused.get(name)
         return reused is None or held - reused > max(20, held // 100)
+
+    def _path(self, name: str) -> Path:
+        return self.folder / f"{name}{SUFFIX}"
 
     def tried(self, name: str) -> bool:
         """Whether this process has looked for the store (or saved it) already."""
@@ -96,33 +101,54 @@ class FragmentStores:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             count = write_store(tmp, self.stamp, rows)
-            os.replace(tmp, self.folder / f"{name}.json")
+            os.replace(tmp, self._path(name))
         except OSError:  # only the next edit is slower
             tmp.unlink(missing_ok=True)
             return
         self.reused[name] = count
 
 
-def write_store(path: Path, stamp: str, rows: Iterable[list[Any]]) -> int:
-    """Write a store a line at a time: its stamp, then one [key, fingerprint, text] row per line.
+def write_store(path: Path, stamp: str, rows: Iterable[Sequence[str]]) -> int:
+    """Write a store: every fragment's UTF-8 bytes back to back, then an index, then where the index starts.
 
-    One JSON document would be built whole in memory first: 60 MB for a store of 10,000
-    list items, at the moment a worker also holds the whole-list file it just rendered.
+    The index is one JSON line, {"stamp": ..., "rows": [[slug, fingerprint, byte length], ...]},
+    and the last line is its byte offset. Fragments are written as they come (a store is never
+    built whole in memory), and reading one takes a slice and a decode, where a JSON row per
+    fragment took 0.6 s of parsing at 10,000 papers.
     """
-    count = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        handle.write(json.dumps({"stamp": stamp}) + "\n")
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n")
-            count += 1
-    return count
+    index: list[list[Any]] = []
+    offset = 0
+    with open(path, "wb") as handle:
+        for slug, mark, text in rows:
+            data = text.encode("utf-8")
+            handle.write(data)
+            index.append([slug, mark, len(data)])
+            offset += len(data)
+        handle.write(json.dumps({"stamp": stamp, "rows": index}, ensure_ascii=False, separators=(",", ":"))
+                     .encode("utf-8"))
+        handle.write(b"\n%d\n" % offset)
+    return len(index)
 
 
-def read_store(path: Path) -> Iterator[Any]:
-    """A store's head ({"stamp": ...}), then its rows, read a line at a time (see write_store)."""
-    with open(path, encoding="utf-8", newline="\n") as handle:
-        for line in handle:
-            yield json.loads(line)
+def read_store(path: Path) -> tuple[str, list[tuple[str, str, Callable[[], str]]]]:
+    """A store's stamp and its rows (slug, fingerprint, the fragment's text when called); ValueError if damaged."""
+    data = path.read_bytes()
+    last = data.rindex(b"\n", 0, len(data) - 1)
+    start = int(data[last + 1:])
+    head = json.loads(data[start:last])
+    rows: list[tuple[str, str, Callable[[], str]]] = []
+    offset = 0
+    for slug, mark, length in head["rows"]:
+        end = offset + length
+        rows.append((slug, mark, partial(_text, data, offset, end)))
+        offset = end
+    if offset != start or not isinstance(head["stamp"], str):
+        raise ValueError(f"{path}: the index does not match the fragments")
+    return head["stamp"], rows
+
+
+def _text(data: bytes, start: int, end: int) -> str:
+    return data[start:end].decode("utf-8")
 
 
 def stamp(inputs: dict[str, Any]) -> str:

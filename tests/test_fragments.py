@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
 from pathlib import Path
-from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
-from sitegen.fragments import FOLDER, WHOLE_LIST, read_store, write_store
+from sitegen.fragments import FOLDER, SUFFIX, WHOLE_LIST, read_store, write_store
 from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
@@ -28,7 +30,7 @@ def site(tmp_path: Path) -> Path:
 
 
 def _store(root: Path, name: str) -> Path:
-    return root / CACHE_DIR / FOLDER / f"{name}.json"
+    return root / CACHE_DIR / FOLDER / f"{name}{SUFFIX}"
 
 
 def _entries(root: Path) -> list[Path]:
@@ -46,16 +48,16 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
     return tree_bytes(folder)
 
 
-def _read(path: Path) -> tuple[str, list[list[Any]]]:
-    head, *rows = read_store(path)
-    return head["stamp"], rows
+def _read(path: Path) -> tuple[str, list[list[str]]]:
+    stamp, rows = read_store(path)
+    return stamp, [[slug, mark, text()] for slug, mark, text in rows]
 
 
 def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
     """Append `marker` to one paper's saved fragment (fingerprint and stamp kept)."""
     path = _store(root, name)
     stamp, rows = _read(path)
-    marked = [row for row in rows if (row[0][0] if isinstance(row[0], list) else row[0]) == slug]
+    marked = [row for row in rows if row[0] == slug]
     assert marked, f"no fragment of {slug} in {name}"
     for row in marked:
         row[2] += marker
@@ -65,7 +67,7 @@ def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
 def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
     for name in STORES:
         stamp, rows = _read(_store(site, name))
-        slugs = {row[0][0] if isinstance(row[0], list) else row[0] for row in rows}
+        slugs = {row[0] for row in rows}
         assert len(slugs) == PAPERS, name
         assert stamp
 
@@ -137,7 +139,7 @@ def test_the_previews_first_front_matter_edit_joins_its_workers_pieces(tmp_path:
     scratch = tmp_path / "scratch"
     state = _preview(root, tmp_path / "out", scratch)
     edited, other = _entries(root)[2], _entries(root)[5]
-    path = scratch / "bib.json"
+    path = scratch / f"bib{SUFFIX}"
     stamp, rows = _read(path)
     for row in rows:
         if row[0] == other.stem:
@@ -165,10 +167,38 @@ def test_the_preview_stops_using_pieces_once_a_template_changes(tmp_path: Path) 
     assert tree_bytes(tmp_path / "out") == tree_bytes(tmp_path / "clean")
 
 
-def test_a_store_keeps_any_text_on_its_line(tmp_path: Path) -> None:
-    """Rows are one per line: line breaks of every kind inside a fragment must not split them."""
-    texts = ["a\nb", "c\r\nd\re", "f\u2028g\u2029h\x85i", "", "<p>é & 𝑥</p>"]
-    rows = [[["slug", "../", i], "mark", text] for i, text in enumerate(texts)]
-    path = tmp_path / "store.json"
-    assert write_store(path, "stamp", rows) == len(rows)
-    assert _read(path) == ("stamp", rows)
+STORE_ROWS = st.lists(st.tuples(st.from_regex(r"[a-z0-9-]{1,12}", fullmatch=True), st.text(max_size=6), st.text()),
+                      max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(rows=STORE_ROWS)
+def test_a_store_gives_back_any_text(rows: list[tuple[str, str, str]]) -> None:
+    """Line breaks of every kind, digits, JSON and astral characters in a fragment: none of it is structure."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "store"
+        assert write_store(path, "stamp", rows) == len(rows)
+        assert _read(path) == ("stamp", [list(row) for row in rows])
+
+
+def test_a_store_keeps_line_breaks_of_every_kind(tmp_path: Path) -> None:
+    rows = [["a", "m", text] for text in ("a\nb", "c\r\nd\re", "f\u2028g\u2029h\x85i", "", "<p>é & 𝑥</p>", "\n12\n")]
+    assert write_store(tmp_path / "store", "stamp", rows) == len(rows)
+    assert _read(tmp_path / "store") == ("stamp", rows)
+
+
+def test_a_cut_or_padded_store_is_refused_not_misread(tmp_path: Path) -> None:
+    rows = [["one", "m1", "first fragment\n"], ["two", "m2", "sécond"], ["three", "m3", ""]]
+    path = tmp_path / "store"
+    write_store(path, "stamp", rows)
+    whole = path.read_bytes()
+    index_ends = whole.rindex(b"\n", 0, len(whole) - 1)
+    shifted = b"xy" + whole[:index_ends] + b"\n%d\n" % (int(whole[index_ends + 1:]) + 2)  # an index that fits no more
+    damaged = [whole[:cut] for cut in range(len(whole) - 1)] + [b"x" + whole, whole[:-2] + b"0\n", shifted]
+    for data in damaged:
+        path.write_bytes(data)
+        try:
+            read = _read(path)
+        except (ValueError, KeyError, TypeError, IndexError):
+            continue
+        assert read == ("stamp", rows), data  # the one cut that may still read: the final line break
