@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -37,6 +37,8 @@ WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-lis
 WHOLE_LIST_ONLY = frozenset({"csl", "records"})
 # ... and of files that join many papers' fragments of a store (loaded for them, saved only by the above)
 MANY = WHOLE_LIST | {"author-bib": "bib", "tag-bib": "bib"}
+# the stores other files read as text (the rest are only joined, as bytes)
+READ_AS_TEXT = frozenset(store for kind, store in MANY.items() if kind not in WHOLE_LIST)
 
 
 def fingerprint(paper: Paper) -> str:
@@ -65,18 +67,18 @@ class FragmentStores:
         self._marks[paper.slug] = (paper, mark)
         return mark
 
-    def load(self, name: str, papers: dict[str, Paper]) -> dict[str, str]:
-        """The store's fragments whose paper still has the fingerprint it was saved with."""
+    def load(self, name: str, papers: dict[str, Paper]) -> dict[str, bytes]:
+        """The store's fragments (UTF-8) whose paper still has the fingerprint it was saved with."""
         self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
-        found: dict[str, str] = {}
+        found: dict[str, bytes] = {}
         try:
             stamp, rows = read_store(self._path(name))
             if stamp != self.stamp:
                 return {}
-            for slug, mark, text in rows:
+            for slug, mark, piece in rows:
                 paper = papers.get(slug)
                 if paper is not None and self._mark(paper) == mark:
-                    found[slug] = text()
+                    found[slug] = piece()
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return {}
         self.reused[name] = len(found)
@@ -94,9 +96,9 @@ class FragmentStores:
         """Whether this process has looked for the store (or saved it) already."""
         return name in self.reused
 
-    def save(self, name: str, fragments: Iterable[tuple[str, str]], papers: dict[str, Paper]) -> None:
-        """Write a store of these (slug, text) pairs, each marked with its paper's fingerprint."""
-        rows = ([slug, self._mark(paper), text] for slug, text in fragments if (paper := papers.get(slug)) is not None)
+    def save(self, name: str, fragments: Iterable[tuple[str, bytes]], papers: dict[str, Paper]) -> None:
+        """Write a store of these (slug, UTF-8 text) pairs, each marked with its paper's fingerprint."""
+        rows = ((slug, self._mark(paper), data) for slug, data in fragments if (paper := papers.get(slug)) is not None)
         tmp = self.folder / f".{name}.{os.getpid()}.tmp"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -108,7 +110,7 @@ class FragmentStores:
         self.reused[name] = count
 
 
-def write_store(path: Path, stamp: str, rows: Iterable[Sequence[str]]) -> int:
+def write_store(path: Path, stamp: str, rows: Iterable[tuple[str, str, bytes]]) -> int:
     """Write a store: every fragment's UTF-8 bytes back to back, then an index, then where the index starts.
 
     The index is one JSON line, {"stamp": ..., "rows": [[slug, fingerprint, byte length], ...]},
@@ -119,8 +121,7 @@ def write_store(path: Path, stamp: str, rows: Iterable[Sequence[str]]) -> int:
     index: list[list[Any]] = []
     offset = 0
     with open(path, "wb") as handle:
-        for slug, mark, text in rows:
-            data = text.encode("utf-8")
+        for slug, mark, data in rows:
             handle.write(data)
             index.append([slug, mark, len(data)])
             offset += len(data)
@@ -130,25 +131,25 @@ def write_store(path: Path, stamp: str, rows: Iterable[Sequence[str]]) -> int:
     return len(index)
 
 
-def read_store(path: Path) -> tuple[str, list[tuple[str, str, Callable[[], str]]]]:
-    """A store's stamp and its rows (slug, fingerprint, the fragment's text when called); ValueError if damaged."""
+def read_store(path: Path) -> tuple[str, list[tuple[str, str, Callable[[], bytes]]]]:
+    """A store's stamp and its rows (slug, fingerprint, the fragment's bytes when called); ValueError if damaged."""
     data = path.read_bytes()
     last = data.rindex(b"\n", 0, len(data) - 1)
     start = int(data[last + 1:])
     head = json.loads(data[start:last])
-    rows: list[tuple[str, str, Callable[[], str]]] = []
+    rows: list[tuple[str, str, Callable[[], bytes]]] = []
     offset = 0
     for slug, mark, length in head["rows"]:
         end = offset + length
-        rows.append((slug, mark, partial(_text, data, offset, end)))
+        rows.append((slug, mark, partial(_piece, data, offset, end)))
         offset = end
     if offset != start or not isinstance(head["stamp"], str):
         raise ValueError(f"{path}: the index does not match the fragments")
     return head["stamp"], rows
 
 
-def _text(data: bytes, start: int, end: int) -> str:
-    return data[start:end].decode("utf-8")
+def _piece(data: bytes, start: int, end: int) -> bytes:
+    return data[start:end]
 
 
 def stamp(inputs: dict[str, Any]) -> str:

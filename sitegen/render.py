@@ -137,6 +137,7 @@ class Renderer:
         # text at 10,000 papers took half a second of every front-matter edit.
         self.keep_encoded = False
         self._encoded: dict[str, dict[str, bytes]] = {"bib": {}, "ris": {}, "csl": {}, "records": {}}
+        self.joined_pieces: list[tuple[str, bytes]] = []  # of the whole-list file just joined (see _joined)
         self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
@@ -175,9 +176,12 @@ class Renderer:
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytes:
-        """A whole-list file: every paper's cached piece in the site's order, joined as bytes."""
+        """A whole-list file: every paper's cached piece in the site's order, joined as bytes.
+
+        The pieces are left in `joined_pieces` for `render` to save as a fragment store.
+        """
         text: dict[str, str] = self.caches()[store]
-        encoded = self._encoded[store] if self.keep_encoded else {}
+        encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
         papers, config = self.site.papers, self.site.config
         parts = []
         for slug in self.site.order:
@@ -190,6 +194,7 @@ class Renderer:
                 if self.keep_encoded:
                     encoded[slug] = data_
             parts.append(data_)
+        self.joined_pieces = list(zip(self.site.order, parts, strict=True))
         if len(parts) < 2:
             return prefix + parts[0] + suffix if parts else empty
         parts[0], parts[-1] = prefix + parts[0], parts[-1] + suffix  # not two more copies of the whole file
@@ -204,21 +209,28 @@ class Renderer:
         if store is None:
             return self._render(spec)
         assert self.stores is not None
-        cache = self.caches()[store]
         if not self.stores.tried(store):  # what this process has not rendered yet may be on disk
-            for slug, text in self.stores.load(store, self.site.papers).items():
-                cache.setdefault(slug, text)
+            saved = self.stores.load(store, self.site.papers)
+            if spec.kind in fragments.WHOLE_LIST or self.keep_encoded:  # else freed only with the renderer
+                encoded = self._encoded[store]
+                for slug, data in saved.items():
+                    encoded.setdefault(slug, data)
+            if store in fragments.READ_AS_TEXT:
+                cache = self.caches()[store]
+                for slug, data in saved.items():
+                    cache.setdefault(slug, data.decode("utf-8"))
         data = self._render(spec)
         if spec.kind not in fragments.WHOLE_LIST:
             return data
-        held = list(cache.items())
-        if self.stores.worth_saving(store, len(held)):
-            self.stores.save(store, held, self.site.papers)
-        if store in fragments.WHOLE_LIST_ONLY and not self.keep_encoded:
+        pieces, self.joined_pieces = self.joined_pieces, []
+        if self.stores.worth_saving(store, len(pieces)):
+            self.stores.save(store, pieces, self.site.papers)
+        if not self.keep_encoded:
             # No other file of this build joins these pieces again: free them for what follows
             # (80 MB at 10,000 papers). A long-lived renderer keeps them for the next edit.
-            for key, _ in held:
-                del cache[key]
+            self._encoded[store].clear()
+            if store in fragments.WHOLE_LIST_ONLY:
+                self.caches()[store].clear()
         return data
 
     def _render(self, spec: PageSpec) -> bytes:

@@ -50,7 +50,11 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
 
 def _read(path: Path) -> tuple[str, list[list[str]]]:
     stamp, rows = read_store(path)
-    return stamp, [[slug, mark, text()] for slug, mark, text in rows]
+    return stamp, [[slug, mark, piece().decode("utf-8")] for slug, mark, piece in rows]
+
+
+def _write(path: Path, stamp: str, rows: list[list[str]]) -> int:
+    return write_store(path, stamp, [(slug, mark, text.encode("utf-8")) for slug, mark, text in rows])
 
 
 def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
@@ -61,7 +65,7 @@ def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
     assert marked, f"no fragment of {slug} in {name}"
     for row in marked:
         row[2] += marker
-    write_store(path, stamp, rows)
+    _write(path, stamp, rows)
 
 
 def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
@@ -96,7 +100,7 @@ def test_edited_papers_fragments_are_not_reused(site: Path, tmp_path: Path) -> N
 def test_stores_of_other_inputs_or_damaged_are_ignored(site: Path, tmp_path: Path) -> None:
     stamped = _store(site, "bib")
     _, rows = _read(stamped)
-    write_store(stamped, "another build's inputs", [[row[0], row[1], row[2] + "STALE"] for row in rows])
+    _write(stamped, "another build's inputs", [[row[0], row[1], row[2] + "STALE"] for row in rows])
     _store(site, "ris").write_text("{not json", encoding="utf-8")
     _store(site, "records").unlink()
     _retitle(_entries(site)[4], "Retitled once more")
@@ -144,7 +148,7 @@ def test_the_previews_first_front_matter_edit_joins_its_workers_pieces(tmp_path:
     for row in rows:
         if row[0] == other.stem:
             row[2] += "% from the initial build\n"
-    write_store(path, stamp, rows)
+    _write(path, stamp, rows)
     _retitle(edited, "Retitled in the preview")
     state.update([edited])
     bib = (tmp_path / "out/reading-list.bib").read_text(encoding="utf-8")
@@ -177,20 +181,20 @@ def test_a_store_gives_back_any_text(rows: list[tuple[str, str, str]]) -> None:
     """Line breaks of every kind, digits, JSON and astral characters in a fragment: none of it is structure."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "store"
-        assert write_store(path, "stamp", rows) == len(rows)
+        assert _write(path, "stamp", [list(row) for row in rows]) == len(rows)
         assert _read(path) == ("stamp", [list(row) for row in rows])
 
 
 def test_a_store_keeps_line_breaks_of_every_kind(tmp_path: Path) -> None:
     rows = [["a", "m", text] for text in ("a\nb", "c\r\nd\re", "f\u2028g\u2029h\x85i", "", "<p>é & 𝑥</p>", "\n12\n")]
-    assert write_store(tmp_path / "store", "stamp", rows) == len(rows)
+    assert _write(tmp_path / "store", "stamp", rows) == len(rows)
     assert _read(tmp_path / "store") == ("stamp", rows)
 
 
 def test_a_cut_or_padded_store_is_refused_not_misread(tmp_path: Path) -> None:
     rows = [["one", "m1", "first fragment\n"], ["two", "m2", "sécond"], ["three", "m3", ""]]
     path = tmp_path / "store"
-    write_store(path, "stamp", rows)
+    _write(path, "stamp", rows)
     whole = path.read_bytes()
     index_ends = whole.rindex(b"\n", 0, len(whole) - 1)
     shifted = b"xy" + whole[:index_ends] + b"\n%d\n" % (int(whole[index_ends + 1:]) + 2)  # an index that fits no more
