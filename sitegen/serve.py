@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import tempfile
 import threading
@@ -26,6 +27,31 @@ Log = Callable[[str], None]
 # reloads without waiting for 90 MB nobody is looking at. A request for one waits until
 # it is written.
 ON_REQUEST = frozenset({"reading-list-bib", "reading-list-ris", "reading-list-json", "papers-json"})
+
+# The preview's output goes to a memory file system when one has room, as `hugo server` renders
+# to memory: on a disk, creating and renaming the 80 files of a title edit cost more than
+# rendering them, and the initial build of 10,000 papers took 33 s where it takes 13 s there.
+MEMORY_FOLDER = Path("/dev/shm")
+BYTES_PER_PAPER = 3 * 128 * 1024  # three times what a paper adds to the output (about 110 KB with its authors)
+MIN_MEMORY_ROOM = 64 * 1024 * 1024
+
+
+def memory_has_room(free_bytes: int, papers: int) -> bool:
+    """Whether a memory file system with this much free space can hold the preview of this many papers."""
+    return free_bytes >= max(MIN_MEMORY_ROOM, papers * BYTES_PER_PAPER)
+
+
+def preview_parent(root: Path) -> str | None:
+    """Where the preview's temporary folders go: the memory file system if it has room, else the usual place."""
+    try:
+        if not (MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK | os.X_OK)):
+            return None
+        stats = os.statvfs(MEMORY_FOLDER)
+        with os.scandir(root / "content" / "papers") as listing:
+            papers = sum(1 for item in listing if item.name.endswith(".md"))
+    except OSError:
+        return None
+    return str(MEMORY_FOLDER) if memory_has_room(stats.f_bavail * stats.f_frsize, papers) else None
 
 
 def preview_state(root: Path, output: Path, scratch: Path, base_url: str | None = None,
@@ -53,8 +79,9 @@ class PreviewSession:
                  search: bool = True):
         self.root = root.resolve()
         self.log = log or (lambda _: None)
-        self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-"))
-        self.scratch = Path(tempfile.mkdtemp(prefix="sitegen-serve-cache-"))  # beside, never served
+        parent = preview_parent(self.root)
+        self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-", dir=parent))
+        self.scratch = Path(tempfile.mkdtemp(prefix="sitegen-serve-cache-", dir=parent))  # beside, never served
         self.history: list[RebuildRecord] = []
         self._lock = threading.Lock()
         self.search = search

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import queue
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -11,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from sitegen import serve
 from sitegen.build import build
 from sitegen.routes import WHOLE_LIST_FILES
-from sitegen.serve import PreviewSession
+from sitegen.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
 
 from .site_factory import copy_site
 
@@ -203,3 +205,28 @@ def test_burst_of_changes_is_one_rebuild(session: PreviewSession) -> None:
         assert len(batches) <= 2 and sum(b.paths for b in batches) >= 20
     finally:
         events.close()
+
+
+def test_the_preview_needs_room_for_three_times_its_output_in_memory() -> None:
+    assert memory_has_room(24 * 2**30, 10_000)  # a 24 GiB memory file system and a large list
+    assert not memory_has_room(64 * 2**20, 1_000)  # a container's 64 MiB /dev/shm
+    assert memory_has_room(64 * 2**20, 100) and not memory_has_room(64 * 2**20 - 1, 0)
+    need = 5_000 * BYTES_PER_PAPER
+    assert memory_has_room(need, 5_000) and not memory_has_room(need - 1, 5_000)
+
+
+def test_the_preview_builds_in_memory_when_there_is_room(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_site(tmp_path / "site")
+    memory = tmp_path / "memory"  # stands in for /dev/shm: the choice, not the file system, is tested here
+    memory.mkdir()
+    monkeypatch.setattr(serve, "MEMORY_FOLDER", memory)
+    with PreviewSession(root, port=0, search=False) as running:
+        assert running.output.parent == memory and running.scratch.parent == memory
+        assert (running.output / VTC_PAGE).is_file()
+    assert list(memory.iterdir()) == []
+    monkeypatch.setattr(serve, "MIN_MEMORY_ROOM", 2**62)  # no room: the usual temporary folder
+    with PreviewSession(root, port=0, search=False) as running:
+        assert running.output.parent == Path(tempfile.gettempdir())
+    monkeypatch.setattr(serve, "MEMORY_FOLDER", tmp_path / "missing")
+    with PreviewSession(root, port=0, search=False) as running:
+        assert running.output.parent == Path(tempfile.gettempdir())
