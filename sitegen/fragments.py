@@ -104,6 +104,8 @@ class FragmentStores:
             self.folder.mkdir(parents=True, exist_ok=True)
             count = write_store(tmp, self.stamp, rows)
             os.replace(tmp, self._path(name))
+            for legacy in self.folder.glob("*.json"):  # stores of older versions, one JSON row a piece
+                legacy.unlink(missing_ok=True)
         except OSError:  # only the next edit is slower
             tmp.unlink(missing_ok=True)
             return

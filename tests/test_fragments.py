@@ -76,6 +76,16 @@ def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
         assert stamp
 
 
+def test_stores_of_older_versions_are_removed(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    folder = root / CACHE_DIR / FOLDER
+    folder.mkdir(parents=True)
+    for name in ("items.json", "bib.json"):
+        (folder / name).write_text('{"stamp": "old"}\n', encoding="utf-8")
+    build(root, tmp_path / "public", search=False)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}{SUFFIX}" for name in STORES)
+
+
 def test_a_front_matter_edit_reuses_the_other_papers_fragments(site: Path, tmp_path: Path) -> None:
     """The next process joins saved fragments: a fragment altered on disk shows up in the rewritten file."""
     edited, other = _entries(site)[2], _entries(site)[5]
