@@ -178,7 +178,7 @@ class Renderer:
                 suffix: bytes, empty: bytes) -> bytes:
         """A whole-list file: every paper's cached piece in the site's order, joined as bytes.
 
-        The pieces are left in `joined_pieces` for `render` to save as a fragment store.
+        With fragment stores, the pieces are left in `joined_pieces` for `render` to save.
         """
         text: dict[str, str] = self.caches()[store]
         encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
@@ -194,7 +194,8 @@ class Renderer:
                 if self.keep_encoded:
                     encoded[slug] = data_
             parts.append(data_)
-        self.joined_pieces = list(zip(self.site.order, parts, strict=True))
+        if self.stores is not None:
+            self.joined_pieces = list(zip(self.site.order, parts, strict=True))
         if len(parts) < 2:
             return prefix + parts[0] + suffix if parts else empty
         parts[0], parts[-1] = prefix + parts[0], parts[-1] + suffix  # not two more copies of the whole file
