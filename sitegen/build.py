@@ -14,6 +14,7 @@ from .cache import CACHE_DIR, EntryCache
 from .errors import BuildFailed, Report
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
+    from .buildstate import OutputsCheck
     from .fragments import FragmentStores
     from .incremental import SiteState
     from .parallel import Progress
@@ -61,8 +62,13 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
         if saved and saved.inputs == inputs and output.is_dir():
             changed, table = _changed_entries(root, saved.entries)
             quick = _patch_notes(root, output, base_url, search, saved, cache, changed, table)
-            if quick is None and buildstate.outputs_intact(saved, output):
-                quick = _incremental(root, output, base_url, drafts, search, saved, cache, inputs, changed, table)
+            if quick is None:
+                intact = buildstate.OutputsCheck(saved, output, beside=bool(changed))
+                try:
+                    quick = _incremental(root, output, base_url, drafts, search, saved, cache, inputs, changed,
+                                         table, intact)
+                finally:
+                    intact.result()  # the child is always waited for
         if quick is not None:
             quick.seconds = time.perf_counter() - started
             return quick
@@ -152,16 +158,18 @@ def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, s
 
 def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, search: bool, saved: Any,
                  cache: EntryCache, inputs: dict[str, object], changed: list[Path],
-                 table: dict[str, list[Any]]) -> BuildResult | None:
+                 table: dict[str, list[Any]], intact: OutputsCheck) -> BuildResult | None:
     """Bring an intact previous output up to date in place; None when a full build is needed."""
     from . import buildstate, notes_patch
 
     result = BuildResult(output)
     if not changed:
+        if not intact.result():
+            return None
         result.unchanged = len(saved.outputs)
         return result
     state = buildstate.restore(root, output, saved, cache, base_url, drafts)
-    if state is None:
+    if state is None or not intact.result():  # checked beside the restore, before anything is written
         return None
     state.stores = _stores(root, inputs)
     change = state.update(changed)

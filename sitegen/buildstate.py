@@ -182,6 +182,50 @@ def outputs_intact(saved: Saved, output: Path) -> bool:
     return all(found.get(out) == (size, mtime) for out, (_, size, mtime) in saved.outputs.items())
 
 
+class OutputsCheck:
+    """`outputs_intact`, worked out in a forked process while this one reads the entries.
+
+    At 10,000 papers the check is 64,672 stat calls (about 0.55 s) and restoring the
+    entries as long again; a thread would not overlap them, as the scan holds the GIL
+    between calls. Without fork, or if it fails, the check runs here when asked.
+    """
+
+    def __init__(self, saved: Saved, output: Path, beside: bool = True):
+        """`beside=False` when there is nothing to do meanwhile: the check then runs here, when asked."""
+        self._saved, self._output = saved, output
+        self._answer: bool | None = None
+        self.pid = 0  # the checking child, 0 when the check runs here
+        self._pipe = -1
+        if not beside or not hasattr(os, "fork"):
+            return
+        try:
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+        except OSError:
+            return
+        if pid == 0:  # the child: answer one byte, then leave without running the parent's exit handlers
+            intact = False
+            try:
+                os.close(read_end)
+                intact = outputs_intact(saved, output)
+            finally:
+                os.write(write_end, b"1" if intact else b"0")
+                os._exit(0)
+        os.close(write_end)
+        self.pid, self._pipe = pid, read_end
+
+    def result(self) -> bool:
+        """Whether the output holds exactly what the last build wrote (waits for the child, once)."""
+        if self._answer is None:
+            if self.pid:
+                with os.fdopen(self._pipe, "rb") as pipe:
+                    self._answer = pipe.read(1) == b"1"
+                os.waitpid(self.pid, 0)
+            else:
+                self._answer = outputs_intact(self._saved, self._output)
+        return self._answer
+
+
 def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url: str | None,
             drafts: bool) -> SiteState | None:
     """A SiteState as the last build left it, without rendering anything; None when not possible."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -216,6 +217,36 @@ def test_output_touched_by_hand_forces_a_full_build(tmp_path: Path) -> None:
     page.write_text("tampered")
     build(root, tmp_path / "public", search=False)
     assert page.read_text() != "tampered"
+
+
+def test_output_touched_by_hand_forces_a_full_build_after_an_edit_too(tmp_path: Path) -> None:
+    """The check runs beside the entry restore; its answer still comes before anything is written."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    page = tmp_path / "public" / "tags" / "index.html"
+    page.write_text("tampered")
+    apply(root, ("title", 1, 2))
+    build(root, tmp_path / "public", search=False)
+    assert page.read_text() != "tampered"
+    assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_the_forked_outputs_check_answers_as_the_scan_does_and_is_reaped(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    for tamper in (None, "index.html", "stray.html"):
+        if tamper:
+            (output / tamper).write_text("by hand")
+        saved = buildstate.load(root)
+        assert saved is not None
+        check = buildstate.OutputsCheck(saved, output)
+        assert check.pid  # this platform forks
+        assert check.result() is buildstate.outputs_intact(saved, output) is (tamper is None)
+        with pytest.raises(ChildProcessError):
+            os.waitpid(check.pid, os.WNOHANG)  # already waited for: no zombie left
+        here = buildstate.OutputsCheck(saved, output, beside=False)
+        assert here.pid == 0 and here.result() is (tamper is None)
 
 
 def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
