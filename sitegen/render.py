@@ -132,12 +132,11 @@ class Renderer:
         self._ris: dict[str, str] = {}
         self._csl: dict[str, str] = {}  # slug -> CSL-JSON line of reading-list.json
         self._records: dict[str, str] = {}  # slug -> papers.json line
-        # A long-lived renderer (the preview, an incremental build) also keeps the pieces of the
-        # whole-list files as UTF-8: joining bytes is a copy, where joining and encoding 90 MB of
-        # text at 10,000 papers took half a second of every front-matter edit.
+        # Pieces of the whole-list files as UTF-8: those loaded from a fragment store, and in a
+        # long-lived renderer (the preview, an incremental build) every piece: joining bytes is a
+        # copy, where joining and encoding 90 MB of text at 10,000 papers took half a second.
         self.keep_encoded = False
         self._encoded: dict[str, dict[str, bytes]] = {"bib": {}, "ris": {}, "csl": {}, "records": {}}
-        self.joined_pieces: list[tuple[str, bytes]] = []  # of the whole-list file just joined (see _joined)
         self._kinds: dict[str, Callable[[PageSpec], bytes]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
@@ -178,7 +177,8 @@ class Renderer:
                 suffix: bytes, empty: bytes) -> bytes:
         """A whole-list file: every paper's cached piece in the site's order, joined as bytes.
 
-        With fragment stores, the pieces are left in `joined_pieces` for `render` to save.
+        With fragment stores, the pieces are saved for the next process, then freed unless
+        this renderer lives on: no other file of a build joins them again.
         """
         text: dict[str, str] = self.caches()[store]
         encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
@@ -195,7 +195,12 @@ class Renderer:
                     encoded[slug] = data_
             parts.append(data_)
         if self.stores is not None:
-            self.joined_pieces = list(zip(self.site.order, parts, strict=True))
+            if self.stores.worth_saving(store, len(parts)):
+                self.stores.save(store, zip(self.site.order, parts, strict=True), papers)
+            if not self.keep_encoded:  # 80 MB at 10,000 papers, for what the build renders next
+                encoded.clear()
+                if store in fragments.WHOLE_LIST_ONLY:
+                    text.clear()
         if len(parts) < 2:
             return prefix + parts[0] + suffix if parts else empty
         parts[0], parts[-1] = prefix + parts[0], parts[-1] + suffix  # not two more copies of the whole file
@@ -220,19 +225,7 @@ class Renderer:
                 cache = self.caches()[store]
                 for slug, data in saved.items():
                     cache.setdefault(slug, data.decode("utf-8"))
-        data = self._render(spec)
-        if spec.kind not in fragments.WHOLE_LIST:
-            return data
-        pieces, self.joined_pieces = self.joined_pieces, []
-        if self.stores.worth_saving(store, len(pieces)):
-            self.stores.save(store, pieces, self.site.papers)
-        if not self.keep_encoded:
-            # No other file of this build joins these pieces again: free them for what follows
-            # (80 MB at 10,000 papers). A long-lived renderer keeps them for the next edit.
-            self._encoded[store].clear()
-            if store in fragments.WHOLE_LIST_ONLY:
-                self.caches()[store].clear()
-        return data
+        return self._render(spec)
 
     def _render(self, spec: PageSpec) -> bytes:
         direct = self._kinds.get(spec.kind)
