@@ -53,31 +53,32 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     unlisted = model.profile_authors(edited.values(), profiles)
     names_after = {slug: e.authors + unlisted[slug] for slug, e in edited.items()}
 
-    order = _reorder(site.order, papers, edited)
-    position = {slug: i for i, slug in enumerate(order)}
-
     def entry(slug: str) -> Entry:
         return edited[slug] if slug in edited else papers[slug].entry
 
-    # Who is on which list after the edit.
-    author_slugs = {a.name: a.slug for a in site.authors}
+    def place(slug: str) -> tuple[bool, int, str, str]:  # the order is sorted by this key (see `_reorder`)
+        return model.order_key(entry(slug))
+
+    order = _reorder(site.order, edited, place)
+
+    # Who is on which list after the edit. The network's rankings hold every name's slug.
+    author_slugs, tag_slugs = network.authors.slugs, network.tags.slugs
     author_lists = _regroup({n for slug in edited for n in (*network.names_of[slug], *names_after[slug])},
                             lambda n: site.author_index[author_slugs[n]].papers if n in author_slugs else (),
-                            names_after, edited, position)
-    tag_slugs = {t.name: t.slug for t in site.tags}
+                            names_after, edited, place)
     tags_after = {slug: e.tags for slug, e in edited.items()}
     tag_lists = _regroup({t for slug in edited for t in (*old[slug].tags, *tags_after[slug])},
                          lambda t: site.tag_index[tag_slugs[t]].papers if t in tag_slugs else (),
-                         tags_after, edited, position)
+                         tags_after, edited, place)
     categories = {c.name: c for c in site.categories}
     category_lists = _regroup({c for slug in edited for c in (old[slug].category, edited[slug].category) if c},
                               lambda c: categories[c].papers if c in categories else (),
                               {slug: (e.category,) if e.category else () for slug, e in edited.items()},
-                              edited, position)
+                              edited, place)
     years = {y.year: y for y in site.years}
     year_lists = _regroup({_year(e) for slug in edited for e in (old[slug], edited[slug])},
                           lambda y: years[y].papers if y in years else (),
-                          {slug: (_year(e),) for slug, e in edited.items()}, edited, position)
+                          {slug: (_year(e),) for slug, e in edited.items()}, edited, place)
 
     new_author_slugs = _slugs_kept(author_slugs, author_lists, sorted)
     new_tag_slugs = _slugs_kept(tag_slugs, tag_lists, lambda names: sorted(names, key=model.tag_sort_key))
@@ -90,13 +91,13 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     keys, bases, relinked = _cite_keys(site, edited)
     neighbours = {s for slug in edited for s in (papers[slug].newer, papers[slug].older) if s}
     for slug in edited:
-        i = position[slug]
+        i = bisect.bisect_left(order, place(slug), key=place)
         neighbours |= {order[j] for j in (i - 1, i + 1) if 0 <= j < len(order)}
     changed_papers: dict[str, Paper] = {}
     author_refs = _Refs(new_author_slugs)
     tag_refs = _Refs(new_tag_slugs)
     for slug in set(edited) | neighbours | set(keys):
-        i = position[slug]
+        i = bisect.bisect_left(order, place(slug), key=place)
         newer = order[i - 1] if i > 0 else None
         older = order[i + 1] if i + 1 < len(order) else None
         before = papers[slug]
@@ -123,7 +124,14 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     undo = _update_network(site, edited, names_after, previous.values(), new_author_slugs != author_slugs,
                            new_tag_slugs != tag_slugs, new_author_slugs, new_tag_slugs)
     authors, changed_authors = _authors(site, previous, author_lists, new_author_slugs, profiles, edited, same_rows)
-    tags, changed_tags = _tags(site, tag_lists, new_tag_slugs, entry)
+    retagged = {slug for slug, e in edited.items() if old[slug].tags != e.tags}
+    tags, changed_tags = _tags(site, tag_lists, new_tag_slugs, entry, retagged)
+    # A category or year whose list is as before is as before (a year's months: if no date moved).
+    category_lists = {c: papers_ for c, papers_ in category_lists.items()
+                      if c not in categories or categories[c].papers != papers_}
+    redated = {slug for slug, e in edited.items() if old[slug].date != e.date}
+    year_lists = {y: papers_ for y, papers_ in year_lists.items()
+                  if y not in years or years[y].papers != papers_ or redated.intersection(papers_)}
     new_categories = tuple(sorted(
         [c for name, c in categories.items() if name not in category_lists]
         + [model.make_category(name, papers_) for name, papers_ in category_lists.items() if papers_],
@@ -153,27 +161,36 @@ def _year(e: Entry) -> int:
     return e.date.year if e.date else 0
 
 
-def _reorder(order: tuple[str, ...], papers: Mapping[str, Paper], edited: Mapping[str, Entry]) -> list[str]:
-    """The newest-first order with the edited papers taken out and put back where they now belong."""
-    result = [slug for slug in order if slug not in edited]
+Key = Callable[[str], tuple[bool, int, str, str]]
 
-    def key(slug: str) -> tuple[bool, int, str, str]:  # an edited paper put back earlier sorts by its new entry
-        return model.order_key(edited[slug] if slug in edited else papers[slug].entry)
 
-    for slug, e in sorted(edited.items()):
-        result.insert(bisect.bisect_left(result, model.order_key(e), key=key), slug)
-    return result
+def _reorder(order: tuple[str, ...], edited: Mapping[str, Entry], key: Key) -> list[str]:
+    """The newest-first order with the edited papers taken out and put back where they now belong.
+
+    `key` is `model.order_key` of each paper's entry as edited: the order is sorted by it.
+    """
+    return _put_back([slug for slug in order if slug not in edited], edited, key)
+
+
+def _put_back(kept: list[str], slugs: Iterable[str], key: Key) -> list[str]:
+    """Insert `slugs` into `kept` (sorted by `key`) where they belong."""
+    for slug in sorted(slugs):
+        kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
+    return kept
 
 
 def _regroup(touched: set[K], before: Callable[[K], tuple[str, ...]], member_of: Mapping[str, tuple[K, ...]],
-             edited: Mapping[str, Entry], position: Mapping[str, int]) -> dict[K, tuple[str, ...]]:
-    """The new paper lists of the groups the edited papers left or joined, in the new order."""
+             edited: Mapping[str, Entry], key: Key) -> dict[K, tuple[str, ...]]:
+    """The new paper lists of the groups the edited papers left or joined, in the new order.
+
+    The papers not edited keep their order; the edited ones are put back by `key`, so no
+    group costs more than its own length (a 10,000-paper order is never indexed).
+    """
     joined: dict[K, list[str]] = defaultdict(list)
     for slug, groups in member_of.items():
         for group in groups:
             joined[group].append(slug)
-    return {group: tuple(sorted([s for s in before(group) if s not in edited] + joined.get(group, []),
-                                key=position.__getitem__))
+    return {group: tuple(_put_back([s for s in before(group) if s not in edited], joined.get(group, ()), key))
             for group in touched}
 
 
@@ -273,8 +290,14 @@ def _authors(site: Site, previous: Mapping[str, Author], lists: Mapping[str, tup
 
 
 def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str],
-          entry: Callable[[str], Entry]) -> tuple[tuple[Tag, ...], set[str]]:
-    """The tags tuple with the touched tags' lists and related tags worked out again."""
+          entry: Callable[[str], Entry], retagged: set[str]) -> tuple[tuple[Tag, ...], set[str]]:
+    """The tags tuple with the touched tags' lists and related tags worked out again.
+
+    A tag with the same papers, none of them retagged, has the same related tags.
+    """
+    lists = {name: papers for name, papers in lists.items()
+             if name not in slugs or (before := site.tag_index.get(slugs[name])) is None
+             or before.papers != papers or retagged.intersection(papers)}
     if not lists:
         return site.tags, set()
     ranking = model.Ranking(slugs)
