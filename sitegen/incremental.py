@@ -47,6 +47,7 @@ class Change:
     rendered: int = 0
     css_only: bool = False
     full: bool = False
+    deferred: int = 0  # outputs left pending to be written right after the reload (`SiteState.waiting`)
 
 
 def _relinked(before: model.Site | None, after: model.Site) -> set[str]:
@@ -78,11 +79,14 @@ class SiteState:
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
                  asset_versions: bool = True, durable: bool = True, scratch: Path | None = None,
-                 on_request: frozenset[str] = frozenset()):
+                 on_request: frozenset[str] = frozenset(), write_later: bool = False):
         self.root, self.output, self.base_url = root, output, base_url
         # Kinds of file an update leaves to `flush` (the preview's whole-list downloads, written
         # when someone asks for them), and the outputs now waiting there.
         self.on_request = on_request
+        # The preview's: an entry edit renders the edited papers' own pages at once and leaves the
+        # other pages it changes pending too, for `flush` right after the browser is told to reload.
+        self.write_later = write_later
         self.pending: dict[str, routes.PageSpec] = {}
         self._latest: Renderer | None = None  # renders what is pending, from the site as it now stands
         self.durable = durable  # fsync each rewritten file (not for the preview's throwaway output)
@@ -201,7 +205,8 @@ class SiteState:
         for path in sorted({Path(p) for p in changed}):
             tokens |= self._reload(path, paths, entries, profiles, report)
         if kinds == {"entry"} and not report.has_errors and any(t.startswith("entry:") for t in tokens):
-            patched = self._patch(entries, tokens)
+            patched = self._patch(entries, tokens, [self._key(Path(p)) for p in changed
+                                                    if self._kind(Path(p), paths) == "entry"])
             if patched is not None:
                 return patched
         # Notes are no part of the signature, and cannot add, remove or rename a paper: the
@@ -240,7 +245,9 @@ class SiteState:
         if templates:
             selected |= {out for out, spec in specs.items() if templates.get(spec.template, set()) & tokens}
         try:
-            files, deferred = self._render(renderer, specs, [out for out in specs if out in selected])
+            later = self.write_later and kinds <= {"entry", "profile"}
+            files, deferred = self._render(renderer, specs, [out for out in specs if out in selected],
+                                           _edited_pages(tokens) if later else None)
             rendered = len(files)
             files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
                       if "static" in kinds}
@@ -253,24 +260,28 @@ class SiteState:
         change.rendered = rendered
         change.css_only = bool(change.written) and all(w.endswith(".css") for w in change.written)
         self._defer(renderer, deferred, stale)
+        change.deferred = self._later(deferred)
         self.site, self.static, self.entries, self.profiles = site, static, entries, profiles
         if specs is not self.plan:
             self.plan, self._by_token = specs, None
         self.signature = signature
         return change
 
-    def _patch(self, entries: dict[str, Entry], tokens: set[str]) -> Change | None:
+    def _patch(self, entries: dict[str, Entry], tokens: set[str], keys: list[str]) -> Change | None:
         """Entry edits that keep the site's files: the model and plan patched in place of being rebuilt.
 
         None when the patch cannot be had (a paper added or removed, a name's slug would
         move, an author or tag appears or vanishes); the caller then rebuilds both.
         """
         slugs = {t.split(":", 1)[1] for t in tokens}
-        fresh = {e.slug: e for e in entries.values() if e.slug in slugs}
-        if set(fresh) != slugs or len(fresh) != sum(1 for e in entries.values() if e.slug in slugs):
+        fresh = {e.slug: e for key in keys if (e := entries.get(key)) is not None}
+        if set(fresh) != slugs or len(fresh) != len(set(keys)):  # a file removed or renamed, or two slugs alike
             return None
         site, plan = self._current_model()
-        if site is None or plan is None or any(s not in site.papers for s in slugs):
+        # Each paper still comes from the same file: no other file can hold its slug.
+        if site is None or plan is None or any(s not in site.papers
+                                               or site.papers[s].entry.source_path != e.source_path
+                                               for s, e in fresh.items()):
             return None
         patch = patch_site(site, fresh, self.profiles.values(), self.drafts)
         if patch is None or not patch.same_files:
@@ -287,13 +298,15 @@ class SiteState:
             new_plan = plan | replaced
             renderer = self._renderer(patch.site, self.env, self.static)
             self._reuse_caches(renderer, tokens, {"entry"})
-            files, deferred = self._render(renderer, new_plan, sorted(selected))
+            files, deferred = self._render(renderer, new_plan, sorted(selected),
+                                           _edited_pages(tokens) if self.write_later else None)
             change = self._apply(files, set())
         except BaseException:
             patch.undo()
             self._caches = self._latest = None  # their caches may hold pieces of the failed edit
             raise
         self._defer(renderer, deferred, set())
+        change.deferred = self._later(deferred)
         if self._by_token is not None:
             _reindex(self._by_token, plan, replaced)
         self.site, self.entries, self.plan, self._signature = patch.site, entries, new_plan, None
@@ -387,10 +400,14 @@ class SiteState:
             return "theme-structure"
         return "ignored"
 
+    def _key(self, path: Path) -> str:
+        """An input's key in `entries` and `profiles`: its path as shown."""
+        return relpath(path if path.is_absolute() else self.root / path, self.root)
+
     def _reload(self, path: Path, paths: site_config.Paths, entries: dict[str, Entry],
                 profiles: dict[str, AuthorProfile], report: Report) -> set[str]:
         full = path if path.is_absolute() else self.root / path
-        key = relpath(full, self.root)
+        key = self._key(path)
         kind = self._kind(full, paths)
         if kind == "entry":
             old = entries.pop(key, None)
@@ -447,14 +464,15 @@ class SiteState:
         return closure
 
     # -- rendering and writing ----------------------------------------------------
-    def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec],
-                selected: Iterable[str]) -> tuple[dict[str, bytes], dict[str, routes.PageSpec]]:
-        """The bytes of the selected outputs, but for those left until they are asked for."""
+    def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec], selected: Iterable[str],
+                first: set[str] | None = None) -> tuple[dict[str, bytes], dict[str, routes.PageSpec]]:
+        """The bytes of the selected outputs, but for those left pending: kinds written when asked
+        for, and, given `first`, every output not in it."""
         files: dict[str, bytes] = {}
         deferred: dict[str, routes.PageSpec] = {}
         for out in selected:
             spec = specs[out]
-            if spec.kind in self.on_request:
+            if spec.kind in self.on_request or (first is not None and out not in first):
                 deferred[out] = spec
             else:
                 files[out] = renderer.render(spec)
@@ -466,6 +484,13 @@ class SiteState:
         for out in removed:
             self.pending.pop(out, None)
         self._latest = renderer
+
+    def _later(self, deferred: dict[str, routes.PageSpec]) -> int:
+        return sum(1 for spec in deferred.values() if spec.kind not in self.on_request)
+
+    def waiting(self) -> list[str]:
+        """Pending outputs to write now, not when asked for: what an edit left for after the reload."""
+        return sorted(out for out, spec in self.pending.items() if spec.kind not in self.on_request)
 
     def flush(self, outputs: Iterable[str] | None = None) -> Change:
         """Write the pending files among `outputs` (default: all of them), as the site now stands."""
@@ -496,6 +521,12 @@ class SiteState:
             change.removed.append(out)
             _prune_empty(self.output / out, self.output)
         return change
+
+
+def _edited_pages(tokens: set[str]) -> set[str]:
+    """The own pages of the papers and authors an edit touched: what its author is most likely looking at."""
+    pages = {routes.paper_page(t.split(":", 1)[1]) for t in tokens if t.startswith(("entry:", "notes:"))}
+    return pages | {routes.author_page(t.removeprefix("profile:")) for t in tokens if t.startswith("profile:")}
 
 
 def _reindex(index: dict[str, list[str]], plan: dict[str, routes.PageSpec],

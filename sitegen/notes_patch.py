@@ -31,7 +31,7 @@ from .config import SiteConfig
 from .errors import Report, SitegenError
 from .loader import Entry, load_entry, same_front_matter, slug_of
 from .render import Renderer, asset_hashes, make_environment, static_files
-from .routes import PageSpec
+from .routes import PageSpec, paper_page
 
 RECORDS = "papers"  # a folder of shards under .sitegen-cache/
 MAX_FILES = 20  # more changed entries than this are not a quick edit
@@ -156,7 +156,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
                 return None
             before, after = _paper(old, record), _paper(new, record)
             around = [p for p in (neighbours.paper(record["newer"]), neighbours.paper(record["older"])) if p]
-            spec = PageSpec(f"papers/{old.slug}/index.html", "paper", old.slug, "paper.html")
+            spec = PageSpec(paper_page(old.slug), "paper", old.slug, "paper.html")
             on_disk = (output / spec.output).read_bytes()
             if Renderer(_partial_site(config, [before, *around]), env, root, renderer_assets).render(spec) != on_disk:
                 return None  # the page shows more of the site than the record holds, or was edited by hand

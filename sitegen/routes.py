@@ -56,6 +56,16 @@ class PageSpec:
         return self.output.removesuffix("index.html")
 
 
+def paper_page(slug: str) -> str:
+    """The output of a paper's own page."""
+    return f"papers/{slug}/index.html"
+
+
+def author_page(slug: str) -> str:
+    """The output of an author's page."""
+    return f"authors/{slug}/index.html"
+
+
 def paper_look(paper: Paper) -> tuple[Any, ...]:
     """What a paper's pages and list items show of it besides its entry: links and cite key."""
     return paper.authors, paper.unlisted_authors, paper.tags, paper.category, paper.cite_key
@@ -124,7 +134,7 @@ def paper_specs(site: Site, slug: str, entries: Tokens) -> list[PageSpec]:
     near = [s for s in (paper.newer, paper.older) if s]
     deps = CONFIG | entries([slug, *near]) | {f"notes:{slug}"}
     own = entries([slug])
-    return [PageSpec(f"papers/{slug}/index.html", "paper", slug, "paper.html", deps, (paper.newer, paper.older)),
+    return [PageSpec(paper_page(slug), "paper", slug, "paper.html", deps, (paper.newer, paper.older)),
             *(PageSpec(f"papers/{slug}/cite.{ext}", f"cite-{ext}", slug, "", own) for ext in ("bib", "ris", "json"))]
 
 
@@ -138,7 +148,7 @@ def author_specs(site: Site, author: Author, entries: Tokens) -> list[PageSpec]:
     deps = CONFIG | entries(author.papers) | {f"profile:{author.slug}"}
     shape = (author.name, author.papers, author.profile)
     top = author.papers[:TOPIC_FEED_SIZE]
-    return [PageSpec(f"authors/{author.slug}/index.html", "author", author.slug, "author.html", deps, shape),
+    return [PageSpec(author_page(author.slug), "author", author.slug, "author.html", deps, shape),
             PageSpec(f"authors/{author.slug}/feed.xml", "author-feed", author.slug, "feed.xml",
                      CONFIG | entries(top), (author.name, top)),
             PageSpec(f"authors/{author.slug}/papers.bib", "author-bib", author.slug, "", deps, shape)]
@@ -205,9 +215,9 @@ def html_pages(site: Site) -> Iterator[str]:
     """The output of every `index.html` page in plan order (kept in step with `plan` by a test)."""
     yield "index.html"
     yield from (f"page/{n}/index.html" for n in range(2, site.pages + 1))
-    yield from (f"papers/{slug}/index.html" for slug in site.papers)
+    yield from (paper_page(slug) for slug in site.papers)
     yield "authors/index.html"
-    yield from (f"authors/{a.slug}/index.html" for a in site.authors)
+    yield from (author_page(a.slug) for a in site.authors)
     yield "tags/index.html"
     yield from (f"tags/{t.slug}/index.html" for t in site.tags)
     yield "categories/index.html"

@@ -54,11 +54,17 @@ def preview_parent(root: Path) -> str | None:
     return str(MEMORY_FOLDER) if memory_has_room(stats.f_bavail * stats.f_frsize, papers) else None
 
 
+# Files written between requests after an edit (see `PreviewSession.rebuild`): a request for one
+# of them waits at most for this many renders before its own.
+WRITE_CHUNK = 8
+
+
 def preview_state(root: Path, output: Path, scratch: Path, base_url: str | None = None,
                   drafts: bool = False) -> SiteState:
-    """The site state a preview keeps: no asset versions, no fsync, whole-list downloads on request."""
+    """The site state a preview keeps: no asset versions, no fsync, whole-list downloads on request,
+    and an entry edit's pages other than the edited paper's written after the reload."""
     return SiteState(root, output, base_url, drafts, asset_versions=False, durable=False, scratch=scratch,
-                     on_request=ON_REQUEST)
+                     on_request=ON_REQUEST, write_later=True)
 
 
 @dataclass
@@ -66,9 +72,10 @@ class RebuildRecord:
     """One rebuild as the session saw it (for the terminal and for tests)."""
 
     paths: int
-    seconds: float
+    seconds: float  # until every file the edit changed was written
     change: Change | None
     errors: list[str]
+    reloaded: float = 0.0  # until the browser was told to reload
 
 
 class PreviewSession:
@@ -112,37 +119,70 @@ class PreviewSession:
         return self
 
     def rebuild(self, paths: set[Path]) -> None:
-        """Apply a batch of changed paths; on failure keep the last good site and show the errors."""
+        """Apply a batch of changed paths; on failure keep the last good site and show the errors.
+
+        The browser is told to reload as soon as the edited paper's own page is written; the
+        other pages the edit changes (its authors', tags', listings) are written right after,
+        a few at a time, and a request for one of them first writes it (`_prepare`).
+        """
         started = time.perf_counter()
         with self._lock:
             events = self.server.events
             try:
                 change = self.state.update(paths)
             except SitegenError as exc:
-                messages = [d.format() for d in exc.diagnostics]
-                events.error_html = error_overlay(messages)
-                events.publish("reload")
-                self.history.append(RebuildRecord(len(paths), time.perf_counter() - started, None, messages))
-                self.log("\n".join(messages))
+                self._fail(exc, len(paths), started)
                 return
             recovered = bool(events.error_html)
             events.error_html = ""
-            if change.written or change.removed or recovered:
+            if change.written or change.removed or change.deferred or recovered:
                 events.publish("css" if change.css_only and not recovered else "reload")
-            # a full rebuild swaps in a new output folder, without the previous search bundle
-            if self.search and (change.full or any(w.endswith(".html") for w in change.written + change.removed)):
-                self._schedule_index()
-            seconds = time.perf_counter() - started
-            self.history.append(RebuildRecord(len(paths), seconds, change, []))
-            if change.written or change.removed:
-                self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
-                         f"in {seconds * 1000:.0f} ms")
+        reloaded = time.perf_counter() - started
+        try:
+            change.written += self._write_waiting()
+        except SitegenError as exc:
+            self._fail(exc, len(paths), started)
+            return
+        # a full rebuild swaps in a new output folder, without the previous search bundle
+        if self.search and (change.full or any(w.endswith(".html") for w in change.written + change.removed)):
+            self._schedule_index()
+        seconds = time.perf_counter() - started
+        self.history.append(RebuildRecord(len(paths), seconds, change, [], reloaded))
+        if change.written or change.removed:
+            self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
+                     f"in {seconds * 1000:.0f} ms")
+
+    def _write_waiting(self) -> list[str]:
+        """Write what the last edit left pending, a few files at a time so requests get in between.
+
+        Stops early when more changes have arrived: their rebuild writes what is left, as the
+        site then stands.
+        """
+        written: list[str] = []
+        while not self.watcher.debouncer.waiting():
+            with self._lock:
+                batch = self.state.waiting()[:WRITE_CHUNK]
+                if not batch:
+                    break
+                written += self.state.flush(batch).written
+        return written
+
+    def _fail(self, exc: SitegenError, paths: int, started: float) -> None:
+        messages = [d.format() for d in exc.diagnostics]
+        events = self.server.events
+        events.error_html = error_overlay(messages)
+        events.publish("reload")
+        seconds = time.perf_counter() - started
+        self.history.append(RebuildRecord(paths, seconds, None, messages, seconds))
+        self.log("\n".join(messages))
 
     def _prepare(self, relative: str) -> None:
-        """Before a file is served: write it first if an edit left it pending (see ON_REQUEST)."""
-        if relative in self.state.pending:
+        """Before a file is served: write it first if an edit left it pending."""
+        page = f"{relative}/index.html" if relative else "index.html"
+        wanted = [out for out in (relative, page) if out in self.state.pending]
+        if wanted:
             with self._lock:
-                self.state.flush([relative])
+                self.state.flush(wanted)
 
     def _schedule_index(self) -> None:
         """Refresh the search index after the reload went out, off the rebuild path."""

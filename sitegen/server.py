@@ -98,7 +98,7 @@ class PreviewServer(ThreadingHTTPServer):
     def __init__(self, host: str, port: int, output: Path, base_path: str, live_reload: bool = True,
                  prepare: Callable[[str], None] | None = None):
         self.output = output.resolve()
-        self.prepare = prepare  # called with the requested output path (a folder: without index.html) first
+        self.prepare = prepare  # called first with the requested path ('' for the root, a folder without index.html)
         self.base_path = base_path if base_path.endswith("/") else base_path + "/"
         self.live_reload = live_reload
         self.events = Broadcaster()
@@ -168,7 +168,7 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if any(p in (".", "..") for p in parts):
             self._not_found(head)
             return
-        if self.server.prepare is not None and parts:
+        if self.server.prepare is not None:
             try:
                 self.server.prepare("/".join(parts))
             except SitegenError as exc:

@@ -42,6 +42,10 @@ class Debouncer(FileSystemEventHandler):
             self._last = now
             self._cond.notify()
 
+    def waiting(self) -> bool:
+        """Whether changes have arrived that are not handed over yet."""
+        return bool(self._paths)
+
     def _run(self) -> None:
         while True:
             with self._cond:

@@ -14,10 +14,11 @@ import pytest
 
 from sitegen import serve
 from sitegen.build import build
+from sitegen.incremental import SiteState
 from sitegen.routes import WHOLE_LIST_FILES
 from sitegen.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
 
-from .site_factory import copy_site
+from .site_factory import copy_site, tree_bytes
 
 VTC = "content/papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement.md"
 VTC_PAGE = "papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement/index.html"
@@ -74,6 +75,24 @@ def get(session: PreviewSession, route: str) -> tuple[int, str]:
     return response.status, body
 
 
+def written(session: PreviewSession, timeout: float = 10) -> None:
+    """Wait until the pages an edit left for after the reload are written."""
+    deadline = time.monotonic() + timeout
+    while session.state.waiting() or session.watcher.debouncer.waiting():
+        assert time.monotonic() < deadline, "pages still waiting"
+        time.sleep(0.01)
+    with session._lock:  # the last batch of them is written under the lock
+        pass
+
+
+def rebuilt(session: PreviewSession, count: int, timeout: float = 10) -> None:
+    """Wait until the session has finished a rebuild beyond the first `count`."""
+    deadline = time.monotonic() + timeout
+    while len(session.history) <= count:
+        assert time.monotonic() < deadline, "no rebuild"
+        time.sleep(0.01)
+
+
 def edit(path: Path, old: str, new: str) -> None:
     text = path.read_text()
     assert old in text
@@ -104,6 +123,7 @@ def test_whole_list_downloads_are_written_when_first_asked_for(session: PreviewS
         before = {name: (session.output / name).read_bytes() for name in WHOLE_LIST_FILES}
         edit(session.root / VTC, "title: 'VTC:", "title: 'VTC renamed:")
         assert events.next() == "reload"
+        written(session)
         assert sorted(session.state.pending) == sorted(WHOLE_LIST_FILES)
         assert {name: (session.output / name).read_bytes() for name in WHOLE_LIST_FILES} == before, \
             "not written at the save"
@@ -114,6 +134,54 @@ def test_whole_list_downloads_are_written_when_first_asked_for(session: PreviewS
             assert body.encode() == (tmp_path / "clean" / name).read_bytes() != before[name], name
             assert (session.output / name).read_bytes() == body.encode()
         assert not session.state.pending
+    finally:
+        events.close()
+
+
+def test_pages_waiting_after_the_reload_are_written_first_when_asked_for(tmp_path: Path) -> None:
+    """An edit writes the paper's own page before the reload; a request for a page still waiting writes it first."""
+    root = copy_site(tmp_path / "site")
+    with PreviewSession(root, port=0, search=False) as session:  # no index written beside the comparison below
+        session.watcher.stop()  # the test applies the edit itself and lets the pages wait
+        edit(session.root / VTC, "title: 'VTC:", "title: 'VTC renamed:")
+        state = session.state
+        with session._lock:
+            change = state.update({session.root / VTC})
+        assert change.written == [VTC_PAGE] and change.deferred == len(state.waiting())
+        pages = {"authors/ahan-gupta/": "authors/ahan-gupta/index.html", "": "index.html"}
+        assert set(pages.values()) <= set(state.waiting())
+        assert not any("VTC renamed:" in (session.output / out).read_text() for out in pages.values())
+        for route, out in pages.items():
+            status, body = get(session, route)
+            assert status == 200 and "VTC renamed:" in body, route
+            assert out not in state.pending and "VTC renamed:" in (session.output / out).read_text()
+        session.rebuild(set())  # a rebuild writes whatever still waits, before anything else
+        assert not state.waiting() and sorted(state.pending) == sorted(WHOLE_LIST_FILES)
+        state.flush()
+        SiteState(session.root, tmp_path / "clean", asset_versions=False).full()
+        assert tree_bytes(session.output) == tree_bytes(tmp_path / "clean")
+
+
+def test_a_page_failing_after_the_reload_shows_the_error(session: PreviewSession) -> None:
+    """A template failing only on the edited data fails as the waiting pages are written: the overlay says where."""
+    item = session.root / "themes/default/templates/partials/item.html"
+    events = Events(session)
+    try:
+        count = len(session.history)
+        item.write_text(item.read_text() + "{% if 'EXPLODE' in e.title %}{{ no_such_variable }}{% endif %}\n")
+        rebuilt(session, count)  # no page changes: no reload
+        count = len(session.history)
+        edit(session.root / VTC, "title: 'VTC:", "title: 'VTC EXPLODE:")
+        assert events.next() == "reload"  # the paper's own page; the error, from a listing, may come with it
+        rebuilt(session, count)
+        assert session.history[-1].errors and "partials/item.html:" in session.history[-1].errors[0]
+        status, body = get(session, VTC_PAGE.removesuffix("index.html"))
+        assert status == 200 and "sitegen-error" in body and "partials/item.html:" in body
+        edit(session.root / VTC, "title: 'VTC EXPLODE:", "title: 'VTC calm:")
+        assert events.next() == "reload"
+        written(session)
+        status, body = get(session, "authors/ahan-gupta/")
+        assert "sitegen-error" not in body and "VTC calm:" in body
     finally:
         events.close()
 

@@ -166,7 +166,9 @@ def test_a_file_is_prepared_before_it_is_read_and_a_failure_is_shown(tmp_path: P
         status, _, body = request(server, "/broken.json")
         assert status == 500 and b"content/papers/x.md:3" in body and b"cannot render this file" in body
         assert request(server, "/")[0] == 200
-        assert asked == ["reading-list.bib", "broken.json"], "asked with the output path; the home page has none"
+        assert request(server, "/papers/x/")[0] == 404
+        assert asked == ["reading-list.bib", "broken.json", "", "papers/x"], \
+            "asked with the output path; a folder without its index.html, the home page as ''"
     finally:
         server.shutdown()
         server.server_close()
