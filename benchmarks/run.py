@@ -29,8 +29,11 @@ too large to repeat; --no-serve leaves out the serve session):
   it prints its URL (the initial build included); then the runner holds the server-sent events
   stream `<base_path>__sitegen/events` open and, --reloads times each, appends to the entry's
   body or changes its title and times the save until the `event: reload` line arrives
-  (reported as the median, min and max in ms); the server is stopped with SIGTERM at the end
-  and its peak RSS reported;
+  (reported as the median, min and max in ms); then, as the reloading browser would, it
+  fetches the edited paper's page and times the save until that page arrives showing the
+  edit (`*_page`); after a title edit it then fetches the page of the paper's first author
+  and times the save until that arrives showing the new title (`title_listing`), as if the
+  curator went there next; the server is stopped with SIGTERM at the end and its peak RSS reported;
 - output: files, bytes, HTML pages and paper pages (papers/*/index.html) of the cold build.
 
 The edited entry is the middle one of content/papers/ in name order; it is restored (and the
@@ -82,6 +85,7 @@ import sysconfig
 import tempfile
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -433,18 +437,27 @@ def serve_session(root: Path, entry: Path, reloads: int, timeout: float, log: Pa
             stream.wait_for(lambda line: line.startswith(": connected"), 60)
             spurious = 0
             edited_body = body_edit(original, reloads)  # title edits keep the last body: only the title changes
+            page = f"{url}papers/{entry.stem}/"
+            author = _first_author(_fetch(page, timeout), url)
             for kind, edit, base in (("body", body_edit, original), ("title", title_edit, edited_body)):
-                latencies = []
+                latencies, pages, listings = [], [], []
                 for n in range(1, reloads + 1):
                     stream.drain()
                     text = edit(base, n)
+                    shown = _shown_edit(kind, n)
                     saved = time.perf_counter()
                     entry.write_text(text, encoding="utf-8")
                     arrived, _ = stream.wait_for(lambda line: line == "event: reload", timeout)
                     latencies.append(arrived - saved)
+                    pages.append(_fetched_with(page, shown, timeout) - saved)
+                    if kind == "title":
+                        listings.append(_fetched_with(author, shown, timeout) - saved)
                     time.sleep(0.25)  # let the watcher settle; a second reload for one save would be a bug
                     spurious += sum(1 for line in stream.drain() if line.startswith("event:"))
                 result[f"{kind}_reload"] = latency_summary(latencies)
+                result[f"{kind}_page"] = latency_summary(pages)
+                if listings:
+                    result["title_listing"] = latency_summary(listings)
             entry.write_text(original, encoding="utf-8")
             stream.wait_for(lambda line: line == "event: reload", timeout)
             result["spurious_events"] = spurious
@@ -474,6 +487,33 @@ def serve_session(root: Path, entry: Path, reloads: int, timeout: float, log: Pa
             handle.write(f"$ sitegen serve --root {root}\n{errors.read().decode('utf-8', 'replace')}\n\n")
         errors.close()
     return result
+
+
+def _fetch(url: str, timeout: float) -> str:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.read().decode("utf-8")
+
+
+def _first_author(html: str, base: str) -> str:
+    """The URL of the first author linked from a paper's page."""
+    match = re.search(r'href="[^"]*?(authors/[^/"]+/)"', html.split("<main", 1)[-1])
+    if match is None:
+        raise BenchmarkError("the edited paper's page links no author")
+    return base + match.group(1)
+
+
+def _shown_edit(kind: str, n: int) -> str:
+    """Text the page shows once the n-th edit of this kind is in it (as `body_edit` and `title_edit` write it)."""
+    return f"Benchmark edit {n}: a <em>body-only</em>" if kind == "body" else f"Benchmark title edit {n}:"
+
+
+def _fetched_with(url: str, text: str, timeout: float) -> float:
+    """When a fetch of `url` first returned a page containing `text` (fetching again until it does)."""
+    deadline = time.monotonic() + timeout
+    while text not in _fetch(url, timeout):
+        if time.monotonic() > deadline:
+            raise BenchmarkError(f"{url} never showed {text!r}")
+    return time.perf_counter()
 
 
 def _wait_for_url(proc: subprocess.Popen[bytes], stdout: queue.Queue[str], timeout: float) -> str:
@@ -669,9 +709,14 @@ def markdown(results: dict[str, Any]) -> str:
         if v is not None:
             rows.append(f"| {n} | serve start-up (initial build) | {_f(v['startup_s'], 3)} | {_f(v['cpu_s'], 2)}* | "
                         f"{_f(v['rss_mb'], 0)}* | {_f(v['tree_rss_mb'], 0)}* | 1 | *whole session |")
-        for kind in ("body", "title") if v is not None else ():
-            m = v[f"{kind}_reload"]
-            rows.append(f"| {n} | serve save → reload, {kind} edit | {_f(m['median_ms'] / 1000, 3)} | | | | "
+        measured = (("body_reload", "save → reload, body edit"), ("body_page", "save → page shown, body edit"),
+                    ("title_reload", "save → reload, title edit"), ("title_page", "save → page shown, title edit"),
+                    ("title_listing", "save → author's page shown, title edit"))
+        for key, label in measured if v is not None else ():
+            m = v.get(key)
+            if m is None:  # results from before the page timings
+                continue
+            rows.append(f"| {n} | serve {label} | {_f(m['median_ms'] / 1000, 3)} | | | | "
                         f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
                         f"max {_f(m['max_ms'], 0)}) |")
         for tool in ("sitegen", *(t for t, _, _ in COMPARED)):

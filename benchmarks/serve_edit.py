@@ -20,9 +20,9 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory() as folder:
         result = run.serve_session(site, run.pick_entry(site), reloads, 3600, Path(folder) / "log.txt")
     print(f"serve start-up {result['startup_s']:.1f} s, peak RSS {result['rss_mb']:.0f} MB")
-    for kind in ("body", "title"):
-        m = result[f"{kind}_reload"]
-        print(f"save → reload, {kind} edit: median {m['median_ms']:.1f} ms (min {m['min_ms']:.1f}, "
+    for key in ("body_reload", "body_page", "title_reload", "title_page", "title_listing"):
+        m = result[key]
+        print(f"save → {key.replace('_', ' ')}: median {m['median_ms']:.1f} ms (min {m['min_ms']:.1f}, "
               f"max {m['max_ms']:.1f}); samples {m['samples_ms']}")
     return 0
 

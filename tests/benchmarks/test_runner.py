@@ -74,10 +74,13 @@ def test_serve_reload_was_measured(results: dict[str, Any]) -> None:
     serve = _size(results)["sitegen"]["serve"]
     assert serve["startup_s"] > 0 and serve["rss_mb"] > 0 and serve["cpu_s"] > 0
     assert serve["exit_code"] == 0
-    for kind in ("body_reload", "title_reload"):
+    for kind in ("body_reload", "title_reload", "body_page", "title_page", "title_listing"):
         assert serve[kind]["runs"] == RELOADS == len(serve[kind]["samples_ms"])
         assert all(ms > 0 for ms in serve[kind]["samples_ms"])
         assert 0 < serve[kind]["min_ms"] <= serve[kind]["median_ms"] <= serve[kind]["max_ms"]
+    for kind in ("body", "title"):  # a page is fetched after the reload event that announced it
+        assert all(page >= reload for page, reload in zip(serve[f"{kind}_page"]["samples_ms"],
+                                                          serve[f"{kind}_reload"]["samples_ms"], strict=True))
 
 
 def test_report_and_settings(results: dict[str, Any]) -> None:
