@@ -14,7 +14,7 @@ import argparse
 import datetime as dt
 import shutil
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -65,10 +65,10 @@ def convert(sitegen_root: Path, pelican_root: Path) -> int:
                            lambda path, text: convert_entry(text, path.stem))
 
 
-def clean(pelican_root: Path) -> None:
+def clean(pelican_root: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
     """Remove Pelican's output and any content cache: the next build is a cold one."""
     for name in (OUTPUT, CACHE):
-        shutil.rmtree(pelican_root / name, ignore_errors=True)
+        discard(pelican_root / name)
 
 
 def pelican_command(pelican_root: Path) -> list[str]:

@@ -19,7 +19,9 @@ process started with subprocess and reaped with os.wait4, which gives:
 What is measured (medians over --runs; the cold build at least 3 times, or --cold-runs times for a size
 too large to repeat; --no-serve leaves out the serve session):
 
-- cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/;
+- cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/
+  (moved aside into DIR/../discarded/ and deleted when the run ends; with --delete-outputs,
+  deleted right before the build; likewise for Hugo's and Pelican's outputs, see Discard);
 - noop_rebuild: the same command again with nothing changed (files_touched counts output files
   whose mtime changed or that appeared or disappeared: it should be 0);
 - body_edit_rebuild: one entry's Markdown body changed (a sentence appended), then a new process;
@@ -218,20 +220,53 @@ def sitegen_command() -> list[str]:
     return [found] if found else [sys.executable, "-c", "import sys; from sitegen.cli import main; sys.exit(main())"]
 
 
-def clean_sitegen(root: Path) -> None:
+DISCARDED = "discarded"  # under --work: previous outputs moved aside until the run ends
+
+
+class Discard:
+    """Takes away what a previous build left before a cold build: moved aside, deleted at the end.
+
+    Deleting 64,672 files just before the next cold build slows that build down on some
+    file systems, whichever tool runs it: ext4 without a journal will not reuse an inode
+    freed in the last 60 s (360 s while its table block is dirty), and each new file scans
+    past the freed ones (`recently_deleted` in perf profiles). A rename costs nothing, so
+    each cold build meets the file system as a first build would. With `folder` None
+    (`--delete-outputs`) the files are deleted at once, as this runner used to do.
+    """
+
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self._count = 0
+
+    def __call__(self, path: Path) -> None:
+        if not path.exists():
+            return
+        if self.folder is None:
+            shutil.rmtree(path, ignore_errors=True)
+            return
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self._count += 1
+        path.rename(self.folder / f"{self._count}-{path.name}")
+
+    def empty(self) -> None:
+        if self.folder is not None:
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def clean_sitegen(root: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
     """Remove everything a previous build left: the output, the cache, any staging folders."""
     for path in [root / "public", root / ".sitegen-cache", *root.glob(".public.*")]:
-        shutil.rmtree(path, ignore_errors=True)
+        discard(path)
 
 
-def clean_hugo(root: Path, cache: Path) -> None:
+def clean_hugo(root: Path, cache: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
     """Remove Hugo's output, generated resources and file caches; keep the compiled-WASM cache (_warpc)."""
     for path in (root / "public", root / "resources"):
-        shutil.rmtree(path, ignore_errors=True)
+        discard(path)
     if cache.is_dir():
         for path in cache.iterdir():
             if path.name != "_warpc":
-                shutil.rmtree(path, ignore_errors=True)
+                discard(path)
 
 
 def hugo_command(binary: Path, root: Path, cache: Path) -> list[str]:
@@ -569,19 +604,20 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
     cold_runs = args.cold_runs
     tools = ["sitegen", *(["hugo"] if hugo else []), *(["pelican"] if pelican else [])]
     cold: dict[str, list[Sample]] = {tool: [] for tool in tools}
+    discard = Discard(None if args.delete_outputs else work / DISCARDED)
     for i in range(cold_runs):
         start = i % len(tools)
         for tool in tools[start:] + tools[:start]:
             if tool == "sitegen":
-                clean_sitegen(site)
+                clean_sitegen(site, discard)
                 progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
                 cold[tool].append(measure_build())
             elif tool == "hugo" and hugo:
-                clean_hugo(hugo_root, cache)
+                clean_hugo(hugo_root, cache, discard)
                 progress(f"N={n}: Hugo cold build {i + 1}/{cold_runs}")
                 cold[tool].append(measure_other("Hugo", hugo_command(hugo, hugo_root, cache), hugo_root / "public"))
             elif tool == "pelican":
-                pelican_site.clean(pelican_root)
+                pelican_site.clean(pelican_root, discard)
                 progress(f"N={n}: Pelican cold build {i + 1}/{cold_runs}")
                 cold[tool].append(measure_other("Pelican", pelican_site.pelican_command(pelican_root),
                                                 pelican_root / pelican_site.OUTPUT))
@@ -767,6 +803,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cold-runs", type=int, default=None,
                         help="cold builds per tool (default: --runs, at least 3); fewer for sizes too large to repeat")
     parser.add_argument("--no-serve", action="store_true", help="skip the sitegen serve session")
+    parser.add_argument("--delete-outputs", action="store_true",
+                        help="delete each tool's previous output right before its cold build, instead of moving it "
+                             "aside and deleting it when the run ends (see Discard)")
     parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
     parser.add_argument("--pelican", action="store_true",
                         help="also build the same corpus with Pelican and report ratios")
@@ -823,16 +862,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
         "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": args.cold_runs, "serve": not args.no_serve,
                      "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo),
-                     "pelican": args.pelican},
+                     "pelican": args.pelican, "delete_outputs": args.delete_outputs},
         "environment": environment(hugo, args.pelican),
         "sizes": [],
     }
+    discarded = Discard(args.work / DISCARDED)
+    discarded.empty()  # what an interrupted run left
     progress("warming up")
     warm_up(args, hugo, args.pelican)
-    for n in args.sizes:
-        results["sizes"].append(bench_size(n, args, hugo, progress, args.pelican))
-        args.out.parent.mkdir(parents=True, exist_ok=True)
-        args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
+    try:
+        for n in args.sizes:
+            results["sizes"].append(bench_size(n, args, hugo, progress, args.pelican))
+            args.out.parent.mkdir(parents=True, exist_ok=True)
+            args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
+    finally:
+        progress("deleting the outputs moved aside")
+        discarded.empty()
     results["seconds"] = time.perf_counter() - started
     results["markdown"] = markdown(results)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

@@ -38,7 +38,31 @@ def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     data = json.loads(out.read_text(encoding="utf-8"))
     data["printed"] = proc.stdout
+    data["discarded_left"] = (work / "discarded").exists()
+    data["progress"] = proc.stderr
     return data
+
+
+def test_previous_outputs_are_moved_aside_and_deleted_when_the_run_ends(results: dict[str, Any]) -> None:
+    assert not results["discarded_left"] and "deleting the outputs moved aside" in results["progress"]
+    assert results["settings"]["delete_outputs"] is False
+
+
+def test_discard_moves_a_folder_aside_or_deletes_it(tmp_path: Path) -> None:
+    from benchmarks.run import Discard
+
+    for folder in (tmp_path / "aside", None):
+        output = tmp_path / "public"
+        (output / "papers").mkdir(parents=True)
+        (output / "papers" / "index.html").write_text("x")
+        discard = Discard(folder)
+        discard(output)
+        discard(tmp_path / "missing")  # nothing to take away
+        assert not output.exists()
+        if folder is not None:
+            assert (folder / "1-public" / "papers" / "index.html").read_text() == "x"
+        discard.empty()
+        assert folder is None or not folder.exists()
 
 
 def _size(results: dict[str, Any]) -> dict[str, Any]:
