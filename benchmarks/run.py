@@ -236,7 +236,6 @@ class Discard:
 
     def __init__(self, folder: Path | None):
         self.folder = folder
-        self._count = 0
 
     def __call__(self, path: Path) -> None:
         if not path.exists():
@@ -245,8 +244,7 @@ class Discard:
             shutil.rmtree(path, ignore_errors=True)
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._count += 1
-        path.rename(self.folder / f"{self._count}-{path.name}")
+        path.rename(Path(tempfile.mkdtemp(prefix=f"{path.name}-", dir=self.folder)) / path.name)
 
     def empty(self) -> None:
         if self.folder is not None:

@@ -52,15 +52,17 @@ def test_discard_moves_a_folder_aside_or_deletes_it(tmp_path: Path) -> None:
     from benchmarks.run import Discard
 
     for folder in (tmp_path / "aside", None):
-        output = tmp_path / "public"
-        (output / "papers").mkdir(parents=True)
-        (output / "papers" / "index.html").write_text("x")
-        discard = Discard(folder)
-        discard(output)
-        discard(tmp_path / "missing")  # nothing to take away
-        assert not output.exists()
+        for text in ("first", "second"):  # the same name twice: a size's cold builds, or the next size's
+            output = tmp_path / "public"
+            (output / "papers").mkdir(parents=True)
+            (output / "papers" / "index.html").write_text(text)
+            discard = Discard(folder)
+            discard(output)
+            discard(tmp_path / "missing")  # nothing to take away
+            assert not output.exists()
         if folder is not None:
-            assert (folder / "1-public" / "papers" / "index.html").read_text() == "x"
+            kept = sorted(p.read_text() for p in folder.glob("public-*/public/papers/index.html"))
+            assert kept == ["first", "second"]
         discard.empty()
         assert folder is None or not folder.exists()
 
