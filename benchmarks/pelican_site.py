@@ -65,7 +65,7 @@ def convert(sitegen_root: Path, pelican_root: Path) -> int:
                            lambda path, text: convert_entry(text, path.stem))
 
 
-def clean(pelican_root: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
+def clean(pelican_root: Path, discard: Callable[[Path], None]) -> None:
     """Remove Pelican's output and any content cache: the next build is a cold one."""
     for name in (OUTPUT, CACHE):
         discard(pelican_root / name)

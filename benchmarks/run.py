@@ -251,13 +251,13 @@ class Discard:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def clean_sitegen(root: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
+def clean_sitegen(root: Path, discard: Callable[[Path], None]) -> None:
     """Remove everything a previous build left: the output, the cache, any staging folders."""
     for path in [root / "public", root / ".sitegen-cache", *root.glob(".public.*")]:
         discard(path)
 
 
-def clean_hugo(root: Path, cache: Path, discard: Callable[[Path], None] = lambda p: shutil.rmtree(p, True)) -> None:
+def clean_hugo(root: Path, cache: Path, discard: Callable[[Path], None]) -> None:
     """Remove Hugo's output, generated resources and file caches; keep the compiled-WASM cache (_warpc)."""
     for path in (root / "public", root / "resources"):
         discard(path)

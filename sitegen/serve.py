@@ -75,7 +75,6 @@ class RebuildRecord:
     seconds: float  # until every file the edit changed was written
     change: Change | None
     errors: list[str]
-    reloaded: float = 0.0  # until the browser was told to reload
 
 
 class PreviewSession:
@@ -137,7 +136,6 @@ class PreviewSession:
             events.error_html = ""
             if change.written or change.removed or change.deferred or recovered:
                 events.publish("css" if change.css_only and not recovered else "reload")
-        reloaded = time.perf_counter() - started
         try:
             change.written += self._write_waiting()
         except SitegenError as exc:
@@ -147,7 +145,7 @@ class PreviewSession:
         if self.search and (change.full or any(w.endswith(".html") for w in change.written + change.removed)):
             self._schedule_index()
         seconds = time.perf_counter() - started
-        self.history.append(RebuildRecord(len(paths), seconds, change, [], reloaded))
+        self.history.append(RebuildRecord(len(paths), seconds, change, []))
         if change.written or change.removed:
             self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
                      f"in {seconds * 1000:.0f} ms")
@@ -173,7 +171,7 @@ class PreviewSession:
         events.error_html = error_overlay(messages)
         events.publish("reload")
         seconds = time.perf_counter() - started
-        self.history.append(RebuildRecord(paths, seconds, None, messages, seconds))
+        self.history.append(RebuildRecord(paths, seconds, None, messages))
         self.log("\n".join(messages))
 
     def _prepare(self, relative: str) -> None:
