@@ -193,7 +193,7 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
         buildstate.save_patch(root, saved, table, buildstate.rows(state, change.written), state.signature,
                               len(state.hashes))
     if state.signature != saved.signature:  # what the records hold is part of the signature
-        notes_patch.save_records(root, state.site, state.signature)
+        notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
     return result
 
 

@@ -48,6 +48,7 @@ class Change:
     css_only: bool = False
     full: bool = False
     deferred: int = 0  # outputs left pending to be written right after the reload (`SiteState.waiting`)
+    papers: set[str] | None = None  # slugs whose Paper changed, when a patched model says (None: unknown)
 
 
 def _relinked(before: model.Site | None, after: model.Site) -> set[str]:
@@ -310,7 +311,7 @@ class SiteState:
         if self._by_token is not None:
             _reindex(self._by_token, plan, replaced)
         self.site, self.entries, self.plan, self._signature = patch.site, entries, new_plan, None
-        change.rendered = len(files)
+        change.rendered, change.papers = len(files), patch.papers
         return change
 
     def _current_model(self) -> tuple[model.Site | None, dict[str, routes.PageSpec] | None]:

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,11 +30,13 @@ from . import __version__, model
 from .cache import CACHE_DIR, EntryCache
 from .config import SiteConfig
 from .errors import Report, SitegenError
+from .fsutil import write_atomic
 from .loader import Entry, load_entry, same_front_matter, slug_of
 from .render import Renderer, asset_hashes, make_environment, static_files
 from .routes import PageSpec, paper_page
 
 RECORDS = "papers"  # a folder of shards under .sitegen-cache/
+STATE = "signature.json"  # in that folder: the list signature the records were saved under
 MAX_FILES = 20  # more changed entries than this are not a quick edit
 
 
@@ -50,33 +53,79 @@ def _record(paper: model.Paper) -> dict[str, Any]:
     }
 
 
-def save_records(root: Path, site: model.Site, signature: str) -> None:
-    """Remember every paper's links and neighbours; only shards whose text changed are rewritten."""
-    shards: dict[str, dict[str, Any]] = defaultdict(dict)
-    for slug, paper in site.papers.items():
-        shards[_shard(slug)][slug] = _record(paper)
+def save_records(root: Path, site: model.Site, signature: str, changed: Iterable[str] | None = None,
+                 previous: str | None = None) -> None:
+    """Remember every paper's links and neighbours; only shards whose text changed are rewritten.
+
+    With `changed` (the slugs whose record may differ from the one saved under the
+    `previous` signature, as a patched model reports them), only those records' shards are
+    read and rewritten: after a title edit that moves a cite key, a handful of shards in
+    place of all 256. The signature lives in one small file, written last; it is removed
+    first, so records half rewritten are never trusted.
+    """
     folder = root / CACHE_DIR / RECORDS
     with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next edit
-        folder.mkdir(parents=True, exist_ok=True)
-        for stale in folder.glob("*.json"):
-            if stale.stem not in shards:
-                stale.unlink()
-        for prefix, records in shards.items():
-            path = folder / f"{prefix}.json"
-            text = json.dumps({"version": __version__, "signature": signature,
-                               "papers": dict(sorted(records.items()))}, ensure_ascii=False)
-            with contextlib.suppress(OSError):
-                if path.read_text(encoding="utf-8") == text:
-                    continue
-            tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+        if changed is not None and previous is not None and _saved_signature(folder) == previous:
+            shards = _updated_shards(folder, site, changed)
+            stale: list[Path] = []
+        else:
+            shards = defaultdict(dict)
+            for slug, paper in site.papers.items():
+                shards[_shard(slug)][slug] = _record(paper)
+            folder.mkdir(parents=True, exist_ok=True)
+            stale = [path for path in folder.glob("*.json") if path.stem not in shards and path.name != STATE]
+        texts = {prefix: json.dumps({"version": __version__, "papers": dict(sorted(records.items()))},
+                                    ensure_ascii=False) for prefix, records in shards.items()}
+        rewrite = {prefix: text for prefix, text in texts.items() if _text(folder / f"{prefix}.json") != text}
+        if not rewrite and not stale and _saved_signature(folder) == signature:
+            return
+        (folder / STATE).unlink(missing_ok=True)
+        for path in stale:
+            path.unlink()
+        for prefix, text in rewrite.items():
+            write_atomic(folder / f"{prefix}.json", text, durable=False)
+        write_atomic(folder / STATE, json.dumps({"version": __version__, "signature": signature}), durable=False)
+
+
+def _updated_shards(folder: Path, site: model.Site, changed: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The saved shards holding these slugs, with their records as the site now has them."""
+    shards: dict[str, dict[str, Any]] = {}
+    for slug in changed:
+        prefix = _shard(slug)
+        if prefix not in shards:
+            raw = json.loads(_text(folder / f"{prefix}.json") or "{}")
+            shards[prefix] = raw["papers"] if raw.get("version") == __version__ else {}
+        paper = site.papers.get(slug)
+        if paper is None:
+            shards[prefix].pop(slug, None)
+        else:
+            shards[prefix][slug] = _record(paper)
+    return shards
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return None
+
+
+def _saved_signature(folder: Path) -> str | None:
+    """The signature the saved records hold under; None when there is none of this version."""
+    try:
+        raw = json.loads((folder / STATE).read_text(encoding="utf-8"))
+        return raw["signature"] if raw.get("version") == __version__ else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _load_record(root: Path, slug: str, signature: str) -> dict[str, Any] | None:
+    folder = root / CACHE_DIR / RECORDS
+    if _saved_signature(folder) != signature:
+        return None
     try:
-        raw = json.loads((root / CACHE_DIR / RECORDS / f"{_shard(slug)}.json").read_text(encoding="utf-8"))
-        if raw.get("version") != __version__ or raw.get("signature") != signature:
+        raw = json.loads((folder / f"{_shard(slug)}.json").read_text(encoding="utf-8"))
+        if raw.get("version") != __version__:
             return None
         record = raw["papers"].get(slug)
         return record if isinstance(record, dict) else None

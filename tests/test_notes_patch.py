@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,25 @@ def test_a_notes_edit_after_a_front_matter_edit_is_still_patched(site: Path, tmp
         _no_model_path(patched)
         assert build(site, public, search=False).written == 1
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("edit", ["title", "date"])
+def test_records_after_a_patched_front_matter_edit_equal_a_clean_builds(site: Path, tmp_path: Path,
+                                                                        edit: str) -> None:
+    """Only the moved papers' shards are rewritten, and the folder ends as a clean build leaves it."""
+    public, records = tmp_path / "public", site / CACHE_DIR / RECORDS
+    entry = _entry(site, 4)
+    text = entry.read_text(encoding="utf-8")
+    if edit == "title":  # the cite key follows the title's first word
+        entry.write_text(re.sub(r"(?m)^title: .*$", "title: Zymurgy of attention", text, count=1), encoding="utf-8")
+    else:
+        entry.write_text(re.sub(r"(?m)^date: .*$", "date: 2017-01-02", text, count=1), encoding="utf-8")
+    kept = _mtimes(records)
+    build(site, public, search=False)
+    rewritten = {name for name, mtime in _mtimes(records).items() if kept.get(name) != mtime}
+    assert "signature.json" in rewritten
+    assert 1 < len(rewritten) < len(kept)
+    clean = tmp_path / "clean-site"
+    shutil.copytree(site, clean, ignore=shutil.ignore_patterns(CACHE_DIR))
+    build(clean, tmp_path / "clean-public", search=False)
+    assert tree_bytes(records) == tree_bytes(clean / CACHE_DIR / RECORDS)
