@@ -1,0 +1,59 @@
+"""The entry cache gives back exactly the entries that were parsed, and ignores what it cannot trust."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+from sitegen.cache import CACHE_DIR, ENTRIES, EntryCache
+from sitegen.errors import Report
+from sitegen.loader import Entry, load_content
+
+from .site_factory import copy_site
+
+
+def test_saved_entries_read_back_equal_to_a_fresh_parse(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    fresh = load_content(root, Report(), None)
+    cache = EntryCache(root)
+    load_content(root, Report(), cache)
+    cache.save()
+    reread = EntryCache(root)
+    for entry in fresh.entries:
+        key = cache.keys[entry.source_path]
+        assert reread.get(key, entry.source_path, entry.slug) == entry
+    dated = [value for e in fresh.entries for source in e.sources for _, value in source if isinstance(value, dt.date)]
+    assert dated, "the sample holds sources with dates, which must come back as dates"
+    assert any(e.links for e in fresh.entries) and any(e.date for e in fresh.entries)
+
+
+def _one_saved(tmp_path: Path) -> tuple[Path, Entry, str]:
+    """A small site whose entries are cached and saved: its root, first entry and that entry's key."""
+    root = copy_site(tmp_path / "site", papers=3)
+    cache = EntryCache(root)
+    entry = load_content(root, Report(), cache).entries[0]
+    cache.save()
+    return root, entry, cache.keys[entry.source_path]
+
+
+def test_the_same_content_in_another_file_takes_that_files_path_and_slug(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    moved = EntryCache(root).get(key, "content/papers/elsewhere.md", "elsewhere")
+    assert moved is not None and (moved.source_path, moved.slug) == ("content/papers/elsewhere.md", "elsewhere")
+    assert moved.title == entry.title
+
+
+def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
+    raw = json.loads(shard.read_text(encoding="utf-8"))
+    raw["format"] = 1
+    shard.write_text(json.dumps(raw), encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    raw["format"] += 1
+    raw["by_key"][key]["date"] = {"$date": "2024-01-02"}  # a value of the wrong type
+    shard.write_text(json.dumps(raw), encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    shard.write_text("{not json", encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
