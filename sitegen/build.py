@@ -168,11 +168,19 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
             return None
         result.unchanged = len(saved.outputs)
         return result
+    from .incremental import OutputsChanged
+
     state = buildstate.restore(root, output, saved, cache, base_url, drafts)
-    if state is None or not intact.result():  # checked beside the restore, before anything is written
+    if state is None:
         return None
     state.stores = _stores(root, inputs)
-    change = state.update(changed)
+    state.before_writing = intact.result  # checked beside the restore and rendering, before anything is written
+    try:
+        change = state.update(changed)
+    except OutputsChanged:
+        return None
+    if not intact.result():  # nothing written, and nothing may be remembered either
+        return None
     result.written, result.removed = len(change.written), len(change.removed)
     result.unchanged = len(state.hashes) - result.written
     result.pages_by_kind["rendered"] = change.rendered

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,10 @@ class Change:
     full: bool = False
     deferred: int = 0  # outputs left pending to be written right after the reload (`SiteState.waiting`)
     papers: set[str] | None = None  # slugs whose Paper changed, when a patched model says (None: unknown)
+
+
+class OutputsChanged(Exception):
+    """The output folder no longer holds what the state remembers: nothing may be written in place."""
 
 
 def _relinked(before: model.Site | None, after: model.Site) -> set[str]:
@@ -102,6 +106,9 @@ class SiteState:
         self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
         self._signature: str | None = None
         self._caches: dict[str, dict[Any, Any]] | None = None  # the last renderer's per-paper caches
+        # Asked before the first file is written: False raises OutputsChanged. `sitegen build`
+        # checks the output folder in another process while this one renders.
+        self.before_writing: Callable[[], bool] | None = None
 
     @property
     def signature(self) -> str:
@@ -507,6 +514,8 @@ class SiteState:
         return change
 
     def _apply(self, files: dict[str, bytes], stale: set[str]) -> Change:
+        if self.before_writing is not None and not self.before_writing():
+            raise OutputsChanged(str(self.output))
         change = Change()
         for out, data in sorted(files.items()):
             digest = hashlib.sha256(data).hexdigest()

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from sitegen import buildstate, routes
 from sitegen.build import build
-from sitegen.cache import CACHE_DIR
+from sitegen.cache import CACHE_DIR, EntryCache
 from sitegen.errors import SitegenError
-from sitegen.incremental import SiteState
+from sitegen.incremental import OutputsChanged, SiteState
 from sitegen.serve import ON_REQUEST, preview_state
 
 from .site_factory import copy_site, tree_bytes
@@ -234,6 +234,24 @@ def test_output_touched_by_hand_forces_a_full_build_after_an_edit_too(tmp_path: 
     build(root, tmp_path / "public", search=False)
     assert page.read_text() != "tampered"
     assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+@pytest.mark.parametrize("op", [("title", 1, 2), ("body", 2, 1), ("tags", 3, 1)])
+def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tuple[str, int, int]) -> None:
+    """`sitegen build` renders while the output is checked; a failed check stops it before the first write."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    saved = buildstate.load(root)
+    assert saved is not None
+    state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
+    assert state is not None
+    asked: list[int] = []
+    state.before_writing = lambda: bool(asked.append(1))
+    before = tree_bytes(output)
+    with pytest.raises(OutputsChanged):
+        state.update(apply(root, op))
+    assert asked == [1] and tree_bytes(output) == before
 
 
 def test_the_forked_outputs_check_answers_as_the_scan_does_and_is_reaped(tmp_path: Path) -> None:
