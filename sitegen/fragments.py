@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,9 @@ SUFFIX = ".store"
 # spec kind of a whole-list file -> the renderer cache it joins (see Renderer.caches)
 WHOLE_LIST = {"reading-list-bib": "bib", "reading-list-ris": "ris", "reading-list-json": "csl",
               "papers-json": "records"}
+OUTPUT_OF = {"bib": "reading-list.bib", "ris": "reading-list.ris", "csl": "reading-list.json",
+             "records": "papers.json"}
+LAYOUT = ".layout"  # where each paper's piece sits in a whole-list output file (see FragmentStores.save_layout)
 # the stores only those files use
 WHOLE_LIST_ONLY = frozenset({"csl", "records"})
 # ... and of files that join many papers' fragments of a store (loaded for them, saved only by the above)
@@ -50,6 +54,20 @@ def fingerprint(paper: Paper) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
 
 
+@dataclass
+class Previous:
+    """The output folder as the last build left it, for pieces of its whole-list files.
+
+    `digests`: each output file's sha256 as the build state remembers it (the output is
+    checked against that state before anything is written); `stale`: the papers whose
+    pieces may have changed since, which are rendered again.
+    """
+
+    folder: Path
+    digests: Mapping[str, str]
+    stale: set[str]
+
+
 class FragmentStores:
     """The stores in one folder, for one set of build inputs (`stamp`)."""
 
@@ -58,6 +76,7 @@ class FragmentStores:
         self.stamp = stamp
         self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
         self._marks: dict[str, tuple[Paper, str]] = {}  # slug -> (paper, fingerprint): once per paper, not per store
+        self.previous: Previous | None = None
 
     def _mark(self, paper: Paper) -> str:
         known = self._marks.get(paper.slug)
@@ -68,9 +87,18 @@ class FragmentStores:
         return mark
 
     def load(self, name: str, papers: dict[str, Paper]) -> dict[str, bytes]:
-        """The store's fragments (UTF-8) whose paper still has the fingerprint it was saved with."""
+        """The fragments (UTF-8) of papers unchanged since they were saved.
+
+        From the whole-list output file itself when its layout is known and `previous`
+        names what changed since it was written; else from the store, each fragment
+        checked against its paper's fingerprint.
+        """
+        found = self._from_output(name, papers)
+        if found is not None:
+            self.reused[name] = len(found)
+            return found
         self.reused[name] = None  # no usable store: the whole-list file's renderer saves one
-        found: dict[str, bytes] = {}
+        found = {}
         try:
             stamp, rows = read_store(self._path(name))
             if stamp != self.stamp:
@@ -88,6 +116,49 @@ class FragmentStores:
         """Rewrite a store unless nearly all of it came from disk (one edit should not rewrite megabytes)."""
         reused = self.reused.get(name)
         return reused is None or held - reused > max(20, held // 100)
+
+    def _from_output(self, name: str, papers: dict[str, Paper]) -> dict[str, bytes] | None:
+        previous, output = self.previous, OUTPUT_OF.get(name)
+        if previous is None or output is None:
+            return None
+        try:
+            layout = json.loads((self.folder / f"{name}{LAYOUT}").read_bytes())
+            if layout.get("stamp") != self.stamp or layout.get("digest") != previous.digests.get(output):
+                return None
+            data = (previous.folder / output).read_bytes()
+            if len(data) != layout["size"]:
+                return None
+            # Views, not copies: the file is joined again from them, and 84 MB of slices cost more
+            # than the whole join (see Renderer._joined, which takes either).
+            view, stale, gap = memoryview(data), previous.stale, layout["gap"]
+            found: dict[str, bytes] = {}
+            start = layout["head"]
+            for slug, length in zip(layout["slugs"], layout["lengths"], strict=True):
+                if slug not in stale and slug in papers:
+                    found[slug] = view[start:start + length]  # type: ignore[assignment]
+                start += length + gap
+            return found
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return None
+
+    def save_layout(self, name: str, slugs: Iterable[str], parts: list[bytes], head: int, gap: int,
+                    data: bytes) -> None:
+        """Remember where each paper's piece sits in the whole-list file `data` just joined.
+
+        `head`: the bytes before the first piece; `gap`: the separator's length. The next
+        build process then takes the unchanged papers' pieces from the file it finds in
+        the output, where loading the store meant checking 10,000 fingerprints.
+        """
+        layout = {"stamp": self.stamp, "digest": hashlib.sha256(data).hexdigest(), "size": len(data),
+                  "head": head, "gap": gap, "slugs": list(slugs), "lengths": list(map(len, parts))}
+        path = self.folder / f"{name}{LAYOUT}"
+        tmp = self.folder / f".{name}.{os.getpid()}.layout.tmp"
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(layout, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError:
+            tmp.unlink(missing_ok=True)
 
     def _path(self, name: str) -> Path:
         return self.folder / f"{name}{SUFFIX}"

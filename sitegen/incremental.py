@@ -27,7 +27,7 @@ from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
-from .fragments import FragmentStores
+from .fragments import FragmentStores, Previous
 from .fsutil import write_atomic
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
@@ -103,6 +103,7 @@ class SiteState:
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}
         self.stores: FragmentStores | None = None  # on-disk fragments, for a state restored by `sitegen build`
+        self.restored = False  # restored from the build state: the output holds what it says, nothing pending
         self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
         self._signature: str | None = None
         self._caches: dict[str, dict[Any, Any]] | None = None  # the last renderer's per-paper caches
@@ -306,8 +307,15 @@ class SiteState:
             new_plan = plan | replaced
             renderer = self._renderer(patch.site, self.env, self.static)
             self._reuse_caches(renderer, tokens, {"entry"})
-            files, deferred = self._render(renderer, new_plan, sorted(selected),
-                                           _edited_pages(tokens) if self.write_later else None)
+            stores = self.stores if self.restored and not self.pending else None
+            if stores is not None:  # the output is as the state was restored: other papers' pieces are there
+                stores.previous = Previous(self.output, self.hashes, set(fresh) | patch.papers)
+            try:
+                files, deferred = self._render(renderer, new_plan, sorted(selected),
+                                               _edited_pages(tokens) if self.write_later else None)
+            finally:
+                if stores is not None:
+                    stores.previous = None
             change = self._apply(files, set())
         except BaseException:
             patch.undo()

@@ -194,17 +194,22 @@ class Renderer:
                 if self.keep_encoded:
                     encoded[slug] = data_
             parts.append(data_)
+        if len(parts) < 2:
+            data = prefix + bytes(parts[0]) + suffix if parts else empty
+        else:
+            first, last = parts[0], parts[-1]  # pieces are bytes, or views of the last build's file
+            parts[0], parts[-1] = prefix + first, bytes(last) + suffix  # not two more copies of the whole file
+            data = separator.join(parts)
+            parts[0], parts[-1] = first, last
         if self.stores is not None:
+            self.stores.save_layout(store, self.site.order, parts, len(prefix), len(separator), data)
             if self.stores.worth_saving(store, len(parts)):
                 self.stores.save(store, zip(self.site.order, parts, strict=True), papers)
             if not self.keep_encoded:  # 80 MB at 10,000 papers, for what the build renders next
                 encoded.clear()
                 if store in fragments.WHOLE_LIST_ONLY:
                     text.clear()
-        if len(parts) < 2:
-            return prefix + parts[0] + suffix if parts else empty
-        parts[0], parts[-1] = prefix + parts[0], parts[-1] + suffix  # not two more copies of the whole file
-        return separator.join(parts)
+        return data
 
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
         return [self.site.papers[s] for s in slugs]
@@ -224,7 +229,7 @@ class Renderer:
             if store in fragments.READ_AS_TEXT:
                 cache = self.caches()[store]
                 for slug, data in saved.items():
-                    cache.setdefault(slug, data.decode("utf-8"))
+                    cache.setdefault(slug, str(data, "utf-8"))
         return self._render(spec)
 
     def _render(self, spec: PageSpec) -> bytes:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +15,7 @@ from hypothesis import strategies as st
 
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
-from sitegen.fragments import FOLDER, SUFFIX, WHOLE_LIST, read_store, write_store
+from sitegen.fragments import FOLDER, LAYOUT, OUTPUT_OF, SUFFIX, WHOLE_LIST, read_store, write_store
 from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
@@ -57,8 +59,15 @@ def _write(path: Path, stamp: str, rows: list[list[str]]) -> int:
     return write_store(path, stamp, [(slug, mark, text.encode("utf-8")) for slug, mark, text in rows])
 
 
+def _drop_layouts(root: Path) -> None:
+    """Leave the stores as the only source of pieces for the next build (see the layout tests below)."""
+    for path in (root / CACHE_DIR / FOLDER).glob(f"*{LAYOUT}"):
+        path.unlink()
+
+
 def _mark_fragment(root: Path, name: str, slug: str, marker: str) -> None:
-    """Append `marker` to one paper's saved fragment (fingerprint and stamp kept)."""
+    """Append `marker` to one paper's saved fragment (fingerprint and stamp kept); the layouts are dropped."""
+    _drop_layouts(root)
     path = _store(root, name)
     stamp, rows = _read(path)
     marked = [row for row in rows if row[0] == slug]
@@ -83,7 +92,8 @@ def test_stores_of_older_versions_are_removed(tmp_path: Path) -> None:
     for name in ("items.json", "bib.json"):
         (folder / name).write_text('{"stamp": "old"}\n', encoding="utf-8")
     build(root, tmp_path / "public", search=False)
-    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}{SUFFIX}" for name in STORES)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}{ext}" for name in STORES
+                                                               for ext in (SUFFIX, LAYOUT))
 
 
 def test_a_front_matter_edit_reuses_the_other_papers_fragments(site: Path, tmp_path: Path) -> None:
@@ -108,6 +118,7 @@ def test_edited_papers_fragments_are_not_reused(site: Path, tmp_path: Path) -> N
 
 
 def test_stores_of_other_inputs_or_damaged_are_ignored(site: Path, tmp_path: Path) -> None:
+    _drop_layouts(site)
     stamped = _store(site, "bib")
     _, rows = _read(stamped)
     _write(stamped, "another build's inputs", [[row[0], row[1], row[2] + "STALE"] for row in rows])
@@ -216,3 +227,67 @@ def test_a_cut_or_padded_store_is_refused_not_misread(tmp_path: Path) -> None:
         except (ValueError, KeyError, TypeError, IndexError):
             continue
         assert read == ("stamp", rows), data  # the one cut that may still read: the final line break
+
+
+def _layout(root: Path, name: str) -> dict[str, Any]:
+    layout = json.loads((root / CACHE_DIR / FOLDER / f"{name}{LAYOUT}").read_text(encoding="utf-8"))
+    assert isinstance(layout, dict)
+    return layout
+
+
+def _start(layout: dict[str, Any], slug: str) -> int:
+    """Where a paper's piece starts in the whole-list file, as its layout says."""
+    start = layout["head"]
+    for other, length in zip(layout["slugs"], layout["lengths"], strict=True):
+        if other == slug:
+            return int(start)
+        start += length + layout["gap"]
+    raise AssertionError(f"{slug} is not in the layout")
+
+
+def _tamper_in_place(path: Path, start: int, old: bytes, new: bytes) -> None:
+    """Change bytes without changing the size or modification time: the output check cannot see it."""
+    assert len(old) == len(new)
+    st = path.stat()
+    data = path.read_bytes()
+    assert data[start:start + len(old)] == old
+    path.write_bytes(data[:start] + new + data[start + len(old):])
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+
+
+@pytest.mark.parametrize("name", STORES)
+def test_a_front_matter_edit_takes_the_other_papers_pieces_from_the_output(site: Path, tmp_path: Path,
+                                                                           name: str) -> None:
+    """The pieces come from the whole-list file as the last build wrote it, where its layout says."""
+    public = tmp_path / "public"
+    edited, other = _entries(site)[2], _entries(site)[5]
+    start = _start(_layout(site, name), other.stem)
+    first = (public / OUTPUT_OF[name]).read_bytes()[start:start + 1]
+    _tamper_in_place(public / OUTPUT_OF[name], start, first, b"~")
+    _retitle(edited, "A retitled paper: pieces & layouts")
+    build(site, public, search=False)
+    data = (public / OUTPUT_OF[name]).read_bytes()
+    assert data[_start(_layout(site, name), other.stem)] == ord("~")
+    assert b"A retitled paper: pieces" in data  # the edited paper's piece is rendered again
+
+
+def test_a_layout_of_other_bytes_is_not_used(site: Path, tmp_path: Path) -> None:
+    """A whole-list file rewritten since its layout was saved: the stores' fingerprinted pieces serve."""
+    public = tmp_path / "public"
+    for name in STORES:
+        layout = _layout(site, name)
+        layout["digest"] = "0" * 64
+        (site / CACHE_DIR / FOLDER / f"{name}{LAYOUT}").write_text(json.dumps(layout), encoding="utf-8")
+    _retitle(_entries(site)[3], "Retitled with layouts that lie")
+    build(site, public, search=False)
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+    assert all(_layout(site, name)["digest"] != "0" * 64 for name in STORES), "saved again by the join"
+
+
+def test_pieces_from_the_output_follow_a_date_edit_that_moves_the_paper(site: Path, tmp_path: Path) -> None:
+    public = tmp_path / "public"
+    entry = _entries(site)[1]
+    text = entry.read_text(encoding="utf-8")
+    entry.write_text(re.sub(r"(?m)^date: .*$", "date: 2017-03-04", text, count=1), encoding="utf-8")
+    build(site, public, search=False)
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
