@@ -142,14 +142,15 @@ class FragmentStores:
             return None
 
     def save_layout(self, name: str, slugs: Iterable[str], parts: list[bytes], head: int, gap: int,
-                    data: bytes) -> None:
+                    data: bytes, digest: str) -> None:
         """Remember where each paper's piece sits in the whole-list file `data` just joined.
 
-        `head`: the bytes before the first piece; `gap`: the separator's length. The next
+        `head`: the bytes before the first piece; `gap`: the separator's length; `digest`: the
+        file's sha256, as the outputs table will hold it. The next
         build process then takes the unchanged papers' pieces from the file it finds in
         the output, where loading the store meant checking 10,000 fingerprints.
         """
-        layout = {"stamp": self.stamp, "digest": hashlib.sha256(data).hexdigest(), "size": len(data),
+        layout = {"stamp": self.stamp, "digest": digest, "size": len(data),
                   "head": head, "gap": gap, "slugs": list(slugs), "lengths": list(map(len, parts))}
         path = self.folder / f"{name}{LAYOUT}"
         tmp = self.folder / f".{name}.{os.getpid()}.layout.tmp"
