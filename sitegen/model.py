@@ -363,11 +363,15 @@ class Ranking:
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
     ranking = Ranking(slugs)
     papers_of: dict[str, list[str]] = defaultdict(list)
-    co: dict[str, Counter[str]] = defaultdict(Counter)
     for e in entries:
         for t in e.tags:
             papers_of[t].append(e.slug)
-            co[t].update(o for o in e.tags if o != t)
+    # Tags seen together, as (tag, other) pairs counted in one pass: a Counter update per tag
+    # and paper was a sixth of building the model at 10,000 papers.
+    co: dict[str, Counter[str]] = defaultdict(Counter)
+    pairs = Counter((t, o) for e in entries if len(e.tags) > 1 for t in e.tags for o in e.tags if o != t)
+    for (t, o), n in pairs.items():
+        co[t][o] = n
     return tuple(make_tag(t, slugs[t], tuple(papers_of[t]), ranking.top(co[t], RELATED_TAGS))
                  for t in sorted(papers_of, key=tag_sort_key))
 
