@@ -288,11 +288,10 @@ class SiteState:
         fresh = {e.slug: e for key in keys if (e := entries.get(key)) is not None}
         if set(fresh) != slugs or len(fresh) != len(set(keys)):  # a file removed or renamed, or two slugs alike
             return None
-        site, plan = self._current_model()
+        site = self._current_site()
         # Each paper still comes from the same file: no other file can hold its slug.
-        if site is None or plan is None or any(s not in site.papers
-                                               or site.papers[s].entry.source_path != e.source_path
-                                               for s, e in fresh.items()):
+        if site is None or any(s not in site.papers or site.papers[s].entry.source_path != e.source_path
+                               for s, e in fresh.items()):
             return None
         patch = patch_site(site, fresh, self.profiles.values(), self.drafts)
         if patch is None or not patch.same_files:
@@ -300,11 +299,18 @@ class SiteState:
                 patch.undo()
             return None
         try:
-            replaced = {s.output: s for s in routes.respecs(patch.site, patch, site) if plan[s.output] != s}
             tokens = tokens | {f"entry:{slug}" for slug in patch.relinked} | {"entries"}
+            plan = self.plan
+            if plan is None:  # restored by `sitegen build`: plan only the sections showing these papers
+                around = routes.scope(site, patch.site, patch, set(fresh) | patch.relinked)
+                plan = routes.scoped_specs(site, around)
+                changed = list(routes.scoped_specs(patch.site, around).values())
+            else:
+                changed = routes.respecs(patch.site, patch, site)
+            replaced = {s.output: s for s in changed if plan[s.output] != s}
             if self._by_token is not None:
                 selected = {out for t in tokens for out in self._by_token.get(t, ())} | set(replaced)
-            else:  # a state restored by `sitegen build`: one scan costs less than indexing 64,000 specs
+            else:  # one scan costs less than indexing the specs
                 selected = {out for out, spec in plan.items() if not spec.deps.isdisjoint(tokens)} | set(replaced)
             new_plan = plan | replaced
             renderer = self._renderer(patch.site, self.env, self.static)
@@ -327,20 +333,22 @@ class SiteState:
         change.deferred = self._later(deferred)
         if self._by_token is not None:
             _reindex(self._by_token, plan, replaced)
-        self.site, self.entries, self.plan, self._signature = patch.site, entries, new_plan, None
+        self.site, self.entries, self._signature = patch.site, entries, None
+        if self.plan is not None:
+            self.plan = new_plan
         change.rendered, change.papers = len(files), patch.papers
         return change
 
-    def _current_model(self) -> tuple[model.Site | None, dict[str, routes.PageSpec] | None]:
-        """The model and plan of the output as it stands, derived from the entries held if not known."""
-        if getattr(self, "site", None) is None or self.plan is None:
+    def _current_site(self) -> model.Site | None:
+        """The model of the output as it stands, built from the entries held if not known."""
+        if getattr(self, "site", None) is None:
             report = Report()
             content = self._content(self.entries, self.profiles, report)
             if report.has_errors:
-                return None, None
+                return None
             self.site = model.build_site(self.cfg, content, self.drafts)
-            self.plan, self._by_token = {s.output: s for s in routes.plan(self.site)}, None
-        return self.site, self.plan
+            self.plan, self._by_token = None, None
+        return self.site
 
     def _outputs_by_token(self) -> dict[str, list[str]]:
         """Input token -> the outputs made from it, so a small change finds its pages without a scan."""

@@ -20,7 +20,7 @@ specs it touches instead of planning 64,000 files again (`incremental`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .model import Author, Paper, Site, Tag
@@ -257,6 +257,36 @@ def respecs(site: Site, patch: SitePatch, previous: Site | None = None) -> list[
         specs += list_specs(site, entries)
         specs.append(sitemap_spec(site))
     return specs
+
+
+def scope(before: Site, after: Site, patch: SitePatch, slugs: set[str]) -> SitePatch:
+    """The patch widened to every section that shows one of these papers, before or after the edit.
+
+    `respecs` with it on either site gives every spec whose inputs include an `entry:` token
+    of `slugs`, as well as every spec the patch changed: the home pages, the papers and their
+    neighbours, their authors (listed or not), tags, categories and years, the lists, indexes
+    and sitemap. Planning those few thousand pages twice costs far less than planning 64,000
+    for a state restored by a new build process, which has no plan yet.
+    """
+    papers, authors, tags = set(patch.papers) | slugs, set(patch.authors), set(patch.tags)
+    categories, years = set(patch.categories), set(patch.years)
+    for site in (before, after):
+        for slug in slugs:
+            paper = site.papers.get(slug)
+            if paper is None:
+                continue
+            papers.update(s for s in (paper.newer, paper.older) if s)
+            authors.update(r.slug for r in (*paper.authors, *paper.unlisted_authors))
+            tags.update(r.slug for r in paper.tags)
+            if paper.category:
+                categories.add(paper.category.name)
+            years.add(str(paper.year) if paper.year else "undated")
+    return replace(patch, papers=papers, authors=authors, tags=tags, categories=categories, years=years, moved=True)
+
+
+def scoped_specs(site: Site, scope: SitePatch) -> dict[str, PageSpec]:
+    """The specs of the sections in `scope` (see `scope`), with the indexes, lists and sitemap."""
+    return {spec.output: spec for spec in respecs(site, scope)}
 
 
 def tail_specs(site: Site) -> list[PageSpec]:

@@ -254,6 +254,34 @@ def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tu
     assert asked == [1] and tree_bytes(output) == before
 
 
+@pytest.mark.parametrize("op", [("title", 1, 2), ("date", 2, 5), ("tags", 3, 1), ("authors", 4, 3),
+                                ("abstract", 5, 1), ("added", 6, 2), ("undate", 0, 1)])
+def test_a_restored_state_plans_only_the_edited_sections_and_renders_the_same(
+        tmp_path: Path, op: tuple[str, int, int]) -> None:
+    """A new build process plans the sections showing the edited papers, not 64,000 pages; it must
+    select exactly what a scan of the whole plan selects."""
+    changes = []
+    for name, whole_plan in (("scoped", False), ("whole", True)):
+        root = copy_site(tmp_path / name / "site", papers=PAPERS)
+        output = tmp_path / name / "public"
+        build(root, output, search=False)
+        saved = buildstate.load(root)
+        assert saved is not None
+        state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
+        assert state is not None
+        if whole_plan:
+            site = state._current_site()
+            assert site is not None
+            state.plan = {spec.output: spec for spec in routes.plan(site)}
+        changes.append(state.update(apply(root, op)))
+        assert tree_bytes(output) == tree_bytes(_clean_build(root, tmp_path / name / "clean"))
+    scoped, whole = changes
+    assert (scoped.papers is None) == (whole.papers is None)
+    if op[0] in ("title", "abstract", "added"):
+        assert scoped.papers is not None, "the model patch did the work"
+    assert (scoped.rendered, scoped.written) == (whole.rendered, whole.written)
+
+
 def test_the_forked_outputs_check_answers_as_the_scan_does_and_is_reaped(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=PAPERS)
     output = tmp_path / "public"
