@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+# Files written at once by `write_files`: each waits on its fsync with the GIL released, so
+# an edit's 90 files at 10,000 papers wait together instead of one after another.
+WRITERS = 4
 
 
 def _umask() -> int:
@@ -45,3 +50,18 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def write_files(files: dict[Path, bytes], durable: bool = True) -> None:
+    """`write_atomic` for each file, several at a time when each is fsynced; the first error is raised.
+
+    Every file is written before the error propagates, as with one `write_atomic` after
+    another each file is either its old or its new self.
+    """
+    if not durable or len(files) < 2:
+        for path, data in files.items():
+            write_atomic(path, data, durable)
+        return
+    with ThreadPoolExecutor(max_workers=WRITERS) as pool:
+        for future in [pool.submit(write_atomic, path, data, durable) for path, data in files.items()]:
+            future.result()

@@ -29,7 +29,7 @@ from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
 from .fragments import FragmentStores, Previous
-from .fsutil import write_atomic
+from .fsutil import write_files
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
 from .parallel import render_all
@@ -537,12 +537,13 @@ class SiteState:
             raise OutputsChanged(str(self.output))
         change = Change()
         known = known or {}
+        digests = {}
         for out, data in sorted(files.items()):
             digest = known.pop(out, None) or hashlib.sha256(data).hexdigest()
-            target = self.output / out
-            if self.hashes.get(out) == digest and target.exists():
-                continue
-            write_atomic(target, data, self.durable)
+            if self.hashes.get(out) != digest or not (self.output / out).exists():
+                digests[out] = digest
+        write_files({self.output / out: files[out] for out in digests}, self.durable)
+        for out, digest in digests.items():
             self.hashes[out] = digest
             change.written.append(out)
         for out in sorted(stale):

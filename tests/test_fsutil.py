@@ -6,7 +6,9 @@ import os
 import stat
 from pathlib import Path
 
-from sitegen.fsutil import write_atomic
+import pytest
+
+from sitegen.fsutil import write_atomic, write_files
 
 
 def _mode(path: Path) -> int:
@@ -36,3 +38,19 @@ def test_a_rewritten_file_keeps_its_own_mode(tmp_path: Path) -> None:
 def test_no_temporary_file_is_left_beside_the_target(tmp_path: Path) -> None:
     write_atomic(tmp_path / "a" / "b.json", b"{}", durable=False)
     assert sorted(p.name for p in (tmp_path / "a").iterdir()) == ["b.json"]
+
+
+def test_files_written_together_all_land_and_leave_no_temporaries(tmp_path: Path) -> None:
+    files = {tmp_path / f"section-{i % 3}" / f"page-{i}.html": f"<p>{i}</p>".encode() * (i + 1) for i in range(40)}
+    write_files(files)
+    assert {path: path.read_bytes() for path in files} == files
+    assert not [p for p in tmp_path.rglob("*.tmp")]
+
+
+def test_a_failed_file_among_many_raises_after_the_others_are_written(tmp_path: Path) -> None:
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    files = {tmp_path / f"page-{i}.html": b"ok" for i in range(6)} | {tmp_path / "blocker" / "page.html": b"x"}
+    with pytest.raises(OSError):
+        write_files(files)
+    assert all((tmp_path / f"page-{i}.html").read_bytes() == b"ok" for i in range(6))
+    assert not [p for p in tmp_path.rglob("*.tmp")]
