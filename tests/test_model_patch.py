@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from sitegen import config as site_config
 from sitegen import model, routes
 from sitegen.errors import Report
+from sitegen.incremental import list_signature
 from sitegen.loader import Content, Entry, load_content
 from sitegen.model_patch import patch_site
 
@@ -112,13 +113,25 @@ def test_patched_site_and_plan_equal_built_ones(steps: list[list[tuple[str, int,
             site, plan = built, {s.output: s for s in routes.plan(built)}
             continue
         assert_same_site(patch.site, built)
+        now = Content(tuple(entries[s] for s in sorted(entries)), content.profiles)
+        assert list_signature(now, False, patch.site) == list_signature(now, False)
         full = routes.plan(built)
+        whole = {s.output: s for s in full}
         if patch.same_files:
             for previous in (None, site):  # without the previous site every home page is planned again
                 respecs = {s.output: s for s in routes.respecs(patch.site, patch, previous)}
                 assert set(respecs) <= set(plan)
-                assert plan | respecs == {s.output: s for s in full}
-        site, plan = patch.site, {s.output: s for s in full}
+                assert plan | respecs == whole
+            # A state without a plan plans only the sections showing the edited papers, before and after.
+            slugs = set(changed) | patch.relinked
+            around = routes.scope(site, patch.site, patch, slugs)
+            before, after = routes.scoped_specs(site, around), routes.scoped_specs(patch.site, around)
+            tokens = {f"entry:{slug}" for slug in slugs} | {"entries"}
+            assert all(plan[out] == spec for out, spec in before.items())
+            assert {out for out, spec in plan.items() if not spec.deps.isdisjoint(tokens)} <= set(before)
+            assert {out for out, spec in whole.items() if plan[out] != spec} <= set(after)
+            assert all(whole[out] == spec for out, spec in after.items())
+        site, plan = patch.site, whole
 
 
 def test_patches_cover_the_common_edits(content: Content, config: site_config.SiteConfig) -> None:
