@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
+
 from . import __version__
 from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
@@ -79,12 +81,22 @@ class Saved:
         """Output path -> [sha256, size, mtime_ns] of every file the last build left."""
         if self._outputs is None:
             try:
-                raw = json.loads((self.root / CACHE_DIR / OUTPUTS).read_text(encoding="utf-8"))
-                table = raw["outputs"] if raw.get("id") == self.table else {}
-            except (OSError, ValueError, KeyError, TypeError, AttributeError):
+                raw = _TABLE.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
+                table = raw.outputs if raw.id == self.table else {}
+            except (OSError, msgspec.DecodeError):
                 table = {}
-            self._outputs = {**table, **self.patched} if isinstance(table, dict) else {}
+            self._outputs = {**table, **self.patched}
         return self._outputs
+
+
+class _Table(msgspec.Struct):
+    """outputs.json, decoded by msgspec: 64,000 rows at 10,000 papers, read by every incremental build."""
+
+    id: str
+    outputs: dict[str, list[Any]]
+
+
+_TABLE = msgspec.json.Decoder(_Table)
 
 
 def load(root: Path) -> Saved | None:
