@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 import os
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -71,9 +72,11 @@ class Previous:
 class FragmentStores:
     """The stores in one folder, for one set of build inputs (`stamp`)."""
 
-    def __init__(self, folder: Path, stamp: str):
+    def __init__(self, folder: Path, stamp: str, layouts: bool = True):
+        """`layouts=False`: no one will read a whole-list file's layout (the preview's scratch stores)."""
         self.folder = folder
         self.stamp = stamp
+        self.layouts = layouts
         self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
         self._marks: dict[str, tuple[Paper, str]] = {}  # slug -> (paper, fingerprint): once per paper, not per store
         self.previous: Previous | None = None
@@ -125,7 +128,8 @@ class FragmentStores:
             layout = json.loads((self.folder / f"{name}{LAYOUT}").read_bytes())
             if layout.get("stamp") != self.stamp or layout.get("digest") != previous.digests.get(output):
                 return None
-            data = (previous.folder / output).read_bytes()
+            with open(previous.folder / output, "rb") as handle:  # mapped, not read: the join is the one copy
+                data = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
             if len(data) != layout["size"]:
                 return None
             # Views, not copies: the file is joined again from them, and 84 MB of slices cost more
@@ -150,6 +154,8 @@ class FragmentStores:
         build process then takes the unchanged papers' pieces from the file it finds in
         the output, where loading the store meant checking 10,000 fingerprints.
         """
+        if not self.layouts:
+            return
         layout = {"stamp": self.stamp, "digest": digest, "size": len(data),
                   "head": head, "gap": gap, "slugs": list(slugs), "lengths": list(map(len, parts))}
         path = self.folder / f"{name}{LAYOUT}"

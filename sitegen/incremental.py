@@ -180,7 +180,7 @@ class SiteState:
         static = static_files(self.root, cfg.theme)
         site = model.build_site(cfg, content, self.drafts)
         if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces
-            self.stores = FragmentStores(self.scratch, uuid.uuid4().hex)
+            self.stores = FragmentStores(self.scratch, uuid.uuid4().hex, layouts=False)
         renderer = self._renderer(site, env, static)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
