@@ -195,6 +195,13 @@ class Renderer:
                 if self.keep_encoded:
                     encoded[slug] = data_
             parts.append(data_)
+        if self.stores is not None:
+            if self.stores.worth_saving(store, len(parts)):
+                self.stores.save(store, zip(self.site.order, parts, strict=True), papers)
+            if not self.keep_encoded:  # 80 MB at 10,000 papers, for what the build renders next: freed
+                encoded.clear()        # before the join, which needs as much again
+                if store in fragments.WHOLE_LIST_ONLY:
+                    text.clear()
         if len(parts) < 2:
             data = prefix + bytes(parts[0]) + suffix if parts else empty
         else:
@@ -205,12 +212,6 @@ class Renderer:
         if self.stores is not None:
             digest = self.digests[fragments.OUTPUT_OF[store]] = hashlib.sha256(data).hexdigest()
             self.stores.save_layout(store, self.site.order, parts, len(prefix), len(separator), data, digest)
-            if self.stores.worth_saving(store, len(parts)):
-                self.stores.save(store, zip(self.site.order, parts, strict=True), papers)
-            if not self.keep_encoded:  # 80 MB at 10,000 papers, for what the build renders next
-                encoded.clear()
-                if store in fragments.WHOLE_LIST_ONLY:
-                    text.clear()
         return data
 
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
