@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 # Files written at once by `write_files`: each waits on its fsync with the GIL released, so
@@ -62,6 +61,8 @@ def write_files(files: dict[Path, bytes], durable: bool = True) -> None:
         for path, data in files.items():
             write_atomic(path, data, durable)
         return
+    from concurrent.futures import ThreadPoolExecutor  # not for a notes edit, which writes one file
+
     with ThreadPoolExecutor(max_workers=WRITERS) as pool:
         for future in [pool.submit(write_atomic, path, data, durable) for path, data in files.items()]:
             future.result()
