@@ -263,7 +263,6 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
         if profile:
             state.profiles[profile.source_path] = profile
     state.plan = None
-    state.restored = True
     state.signature = saved.signature
     state.hashes = {out: sha for out, (sha, _, _) in saved.outputs.items()}
     return state

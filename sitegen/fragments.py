@@ -17,6 +17,7 @@ cannot be read or written only makes the next edit slower.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import mmap
@@ -27,6 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from .fsutil import write_atomic
 from .model import Paper
 
 FOLDER = "fragments"
@@ -158,14 +160,9 @@ class FragmentStores:
             return
         layout = {"stamp": self.stamp, "digest": digest, "size": len(data),
                   "head": head, "gap": gap, "slugs": list(slugs), "lengths": list(map(len, parts))}
-        path = self.folder / f"{name}{LAYOUT}"
-        tmp = self.folder / f".{name}.{os.getpid()}.layout.tmp"
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(layout, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, path)
-        except OSError:
-            tmp.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # only the next edit is slower
+            write_atomic(self.folder / f"{name}{LAYOUT}", json.dumps(layout, ensure_ascii=False,
+                                                                      separators=(",", ":")), durable=False)
 
     def _path(self, name: str) -> Path:
         return self.folder / f"{name}{SUFFIX}"

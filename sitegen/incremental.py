@@ -111,7 +111,6 @@ class SiteState:
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}
         self.stores: FragmentStores | None = None  # on-disk fragments, for a state restored by `sitegen build`
-        self.restored = False  # restored from the build state: the output holds what it says, nothing pending
         self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
         self._signature: str | None = None
         self._caches: dict[str, dict[Any, Any]] | None = None  # the last renderer's per-paper caches
@@ -307,11 +306,13 @@ class SiteState:
             return None
         try:
             tokens = tokens | {f"entry:{slug}" for slug in patch.relinked} | {"entries"}
-            plan = self.plan
+            plan, stores = self.plan, None
             if plan is None:  # restored by `sitegen build`: plan only the sections showing these papers
                 around = routes.scope(site, patch.site, patch, set(fresh) | patch.relinked)
                 plan = routes.scoped_specs(site, around)
                 changed = list(routes.scoped_specs(patch.site, around).values())
+                stores = self.stores  # and the output holds all the state says, nothing pending: other
+                # papers' pieces of the whole-list files are there
             else:
                 changed = routes.respecs(patch.site, patch, site)
             replaced = {s.output: s for s in changed if plan[s.output] != s}
@@ -322,8 +323,7 @@ class SiteState:
             new_plan = plan | replaced
             renderer = self._renderer(patch.site, self.env, self.static)
             self._reuse_caches(renderer, tokens, {"entry"})
-            stores = self.stores if self.restored and not self.pending else None
-            if stores is not None:  # the output is as the state was restored: other papers' pieces are there
+            if stores is not None:
                 stores.previous = Previous(self.output, self.hashes, set(fresh) | patch.papers)
             try:
                 files, deferred = self._render(renderer, new_plan, sorted(selected),

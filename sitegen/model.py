@@ -133,7 +133,12 @@ class Year:
 
     @property
     def slug(self) -> str:
-        return str(self.year) if self.year else "undated"
+        return year_slug(self.year)
+
+
+def year_slug(year: int | None) -> str:
+    """A year's timeline slug; year 0 (or none) is the undated group."""
+    return str(year) if year else "undated"
 
 
 @dataclass(frozen=True)

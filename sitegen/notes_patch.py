@@ -119,12 +119,10 @@ def _saved_signature(folder: Path) -> str | None:
         return None
 
 
-def _load_record(root: Path, slug: str, signature: str) -> dict[str, Any] | None:
-    folder = root / CACHE_DIR / RECORDS
-    if _saved_signature(folder) != signature:
-        return None
+def _load_record(root: Path, slug: str) -> dict[str, Any] | None:
+    """A paper's saved record (the caller has checked the records' signature)."""
     try:
-        raw = json.loads((folder / f"{_shard(slug)}.json").read_text(encoding="utf-8"))
+        raw = json.loads((root / CACHE_DIR / RECORDS / f"{_shard(slug)}.json").read_text(encoding="utf-8"))
         if raw.get("version") != __version__:
             return None
         record = raw["papers"].get(slug)
@@ -163,13 +161,13 @@ class Patched:
 class _Neighbours:
     """Entries of other papers, read from the entry cache through the last build's table."""
 
-    def __init__(self, root: Path, cache: EntryCache, entries: dict[str, list[Any]], signature: str):
-        self.root, self.cache, self.entries, self.signature = root, cache, entries, signature
+    def __init__(self, root: Path, cache: EntryCache, entries: dict[str, list[Any]]):
+        self.root, self.cache, self.entries = root, cache, entries
 
     def paper(self, slug: str | None) -> model.Paper | None:
         if slug is None:
             return None
-        record = _load_record(self.root, slug, self.signature)
+        record = _load_record(self.root, slug)
         row = self.entries.get(record["path"]) if record else None
         entry = self.cache.get(row[0], record["path"], slug) if record and row else None
         if record is None or entry is None:
@@ -180,8 +178,8 @@ class _Neighbours:
 def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], saved_entries: dict[str, list[Any]],
           table: dict[str, list[Any]], signature: str, cache: EntryCache) -> Patched | None:
     """Rewrite the pages of entries whose notes alone changed; None when this cannot be done safely."""
-    if not changed or len(changed) > MAX_FILES:
-        return None
+    if not changed or len(changed) > MAX_FILES or _saved_signature(root / CACHE_DIR / RECORDS) != signature:
+        return None  # the records were saved for another site, or half saved
     edits: list[tuple[Entry, Entry]] = []
     for file in changed:
         path = file.relative_to(root).as_posix()
@@ -196,11 +194,11 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
         edits.append((old, new))
     env = make_environment(root, config)
     renderer_assets = asset_hashes(static_files(root, config.theme))
-    neighbours = _Neighbours(root, cache, saved_entries, signature)
+    neighbours = _Neighbours(root, cache, saved_entries)
     pages: dict[str, bytes] = {}
     try:
         for old, new in edits:
-            record = _load_record(root, old.slug, signature)
+            record = _load_record(root, old.slug)
             if record is None:
                 return None
             before, after = _paper(old, record), _paper(new, record)

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from .model import Author, Paper, Site, Tag
+from .model import Author, Paper, Site, Tag, year_slug
 
 if TYPE_CHECKING:
     from .model_patch import SitePatch
@@ -280,7 +280,7 @@ def scope(before: Site, after: Site, patch: SitePatch, slugs: set[str]) -> SiteP
             tags.update(r.slug for r in paper.tags)
             if paper.category:
                 categories.add(paper.category.name)
-            years.add(str(paper.year) if paper.year else "undated")
+            years.add(year_slug(paper.year))
     return replace(patch, papers=papers, authors=authors, tags=tags, categories=categories, years=years, moved=True)
 
 
