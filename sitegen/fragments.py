@@ -147,19 +147,20 @@ class FragmentStores:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
-    def save_layout(self, name: str, slugs: Iterable[str], parts: list[bytes], head: int, gap: int,
-                    data: bytes, digest: str) -> None:
-        """Remember where each paper's piece sits in the whole-list file `data` just joined.
+    def save_layout(self, name: str, slugs: Iterable[str], lengths: list[int], head: int, gap: int,
+                    size: int, digest: str) -> None:
+        """Remember where each paper's piece sits in the whole-list file just joined.
 
-        `head`: the bytes before the first piece; `gap`: the separator's length; `digest`: the
-        file's sha256, as the outputs table will hold it. The next
+        `lengths`: each piece's, in the order of `slugs`; `head`: the bytes before the first
+        piece; `gap`: the separator's length; `size` and `digest`: the file's length and
+        sha256, as the outputs table will hold it. The next
         build process then takes the unchanged papers' pieces from the file it finds in
         the output, where loading the store meant checking 10,000 fingerprints.
         """
         if not self.layouts:
             return
-        layout = {"stamp": self.stamp, "digest": digest, "size": len(data),
-                  "head": head, "gap": gap, "slugs": list(slugs), "lengths": list(map(len, parts))}
+        layout = {"stamp": self.stamp, "digest": digest, "size": size,
+                  "head": head, "gap": gap, "slugs": list(slugs), "lengths": lengths}
         with contextlib.suppress(OSError):  # only the next edit is slower
             write_atomic(self.folder / f"{name}{LAYOUT}", json.dumps(layout, ensure_ascii=False,
                                                                       separators=(",", ":")), durable=False)
@@ -171,7 +172,7 @@ class FragmentStores:
         """Whether this process has looked for the store (or saved it) already."""
         return name in self.reused
 
-    def save(self, name: str, fragments: Iterable[tuple[str, bytes]], papers: dict[str, Paper]) -> None:
+    def save(self, name: str, fragments: Iterable[tuple[str, bytes | memoryview]], papers: dict[str, Paper]) -> None:
         """Write a store of these (slug, UTF-8 text) pairs, each marked with its paper's fingerprint."""
         rows = ((slug, self._mark(paper), data) for slug, data in fragments if (paper := papers.get(slug)) is not None)
         tmp = self.folder / f".{name}.{os.getpid()}.tmp"
@@ -187,7 +188,7 @@ class FragmentStores:
         self.reused[name] = count
 
 
-def write_store(path: Path, stamp: str, rows: Iterable[tuple[str, str, bytes]]) -> int:
+def write_store(path: Path, stamp: str, rows: Iterable[tuple[str, str, bytes | memoryview]]) -> int:
     """Write a store: every fragment's UTF-8 bytes back to back, then an index, then where the index starts.
 
     The index is one JSON line, {"stamp": ..., "rows": [[slug, fingerprint, byte length], ...]},

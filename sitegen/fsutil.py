@@ -21,7 +21,7 @@ def _umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_umask()
 
 
-def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
+def write_atomic(path: Path, data: bytes | bytearray | str, durable: bool = True) -> None:
     """Write to a temporary file beside `path`, fsync it, then rename it over `path`.
 
     `durable=False` skips the fsync: still atomic for readers, for files a crash may lose
@@ -51,7 +51,7 @@ def write_atomic(path: Path, data: bytes | str, durable: bool = True) -> None:
         raise
 
 
-def write_files(files: dict[Path, bytes], durable: bool = True) -> None:
+def write_files(files: dict[Path, bytes | bytearray], durable: bool = True) -> None:
     """`write_atomic` for each file, several at a time when each is fsynced; the first error is raised.
 
     Every file is written before the error propagates, as with one `write_atomic` after

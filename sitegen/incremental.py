@@ -498,10 +498,10 @@ class SiteState:
 
     # -- rendering and writing ----------------------------------------------------
     def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec], selected: Iterable[str],
-                first: set[str] | None = None) -> tuple[dict[str, bytes], dict[str, routes.PageSpec]]:
+                first: set[str] | None = None) -> tuple[dict[str, bytes | bytearray], dict[str, routes.PageSpec]]:
         """The bytes of the selected outputs, but for those left pending: kinds written when asked
         for, and, given `first`, every output not in it."""
-        files: dict[str, bytes] = {}
+        files: dict[str, bytes | bytearray] = {}
         deferred: dict[str, routes.PageSpec] = {}
         for out in selected:
             spec = specs[out]
@@ -538,7 +538,8 @@ class SiteState:
         change.rendered = len(wanted)
         return change
 
-    def _apply(self, files: dict[str, bytes], stale: set[str], known: dict[str, str] | None = None) -> Change:
+    def _apply(self, files: dict[str, bytes | bytearray], stale: set[str],
+               known: dict[str, str] | None = None) -> Change:
         """Write the files whose bytes changed and remove the stale ones; `known`: digests already worked out."""
         if self.before_writing is not None and not self.before_writing():
             raise OutputsChanged(str(self.output))

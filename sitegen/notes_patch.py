@@ -195,7 +195,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
     env = make_environment(root, config)
     renderer_assets = asset_hashes(static_files(root, config.theme))
     neighbours = _Neighbours(root, cache, saved_entries)
-    pages: dict[str, bytes] = {}
+    pages: dict[str, bytes | bytearray] = {}
     try:
         for old, new in edits:
             record = _load_record(root, old.slug)

@@ -54,7 +54,7 @@ def _render_chunk(specs: list[routes.PageSpec]) -> tuple[int, int, dict[str, str
     stage.digests = {}
     try:
         for spec in specs:
-            stage.write(spec.output, renderer.render(spec))
+            stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
     except SitegenError as exc:  # exceptions with custom fields do not survive pickling
         return 0, 0, {}, exc.diagnostics
     return stage.written, stage.unchanged, stage.digests, []
@@ -172,7 +172,7 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
         specs = plan()
         total = len(specs)
         for i, spec in enumerate(specs, 1):
-            stage.write(spec.output, renderer.render(spec))
+            stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
             if progress and (i % 100 == 0 or i == total):
                 progress(i, total)
         return specs
