@@ -7,7 +7,6 @@ A paper's list item is rendered once per link depth and reused on every listing.
 from __future__ import annotations
 
 import hashlib
-import json
 import traceback
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -90,7 +89,7 @@ def _setting_line(root: Path, key: str) -> int:
 
 def json_for_script(value: Any) -> Markup:
     """JSON safe inside <script>: '<', '>' and '&' escaped so no '</script>' can appear."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    text = data.encode_json(value).decode("utf-8")
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 

@@ -46,3 +46,18 @@ def test_papers_json_is_newest_first_like_the_home_page(built_site: BuiltSite) -
     dated = [d for d in dates if d]
     assert dated == sorted(dated, reverse=True)
     assert dates[len(dated):] == [None] * (len(dates) - len(dated))
+
+
+def test_a_json_line_is_one_line_with_sorted_keys_and_reads_back_as_its_values() -> None:
+    from sitegen.outputs.data import json_line
+
+    tricky = "two\nlines, a tab\t, a quote \" a backslash \\ a NUL \x00, Łukasz, 数学, \u2028 and </script>"
+    item = {"title": tricky, "date": dt.date(2024, 2, 29), "authors": ("Ada", "Łukasz"), "b": 1,
+            "a": {"z": 2, "y": None}}
+    line = json_line(item)
+    assert "\n" not in line and "\r" not in line  # papers.json keeps one paper per line
+    assert json.loads(line) == {"title": tricky, "date": "2024-02-29", "authors": ["Ada", "Łukasz"], "b": 1,
+                                "a": {"z": 2, "y": None}}
+    assert list(json.loads(line)) == ["a", "authors", "b", "date", "title"]
+    assert list(json.loads(line)["a"]) == ["y", "z"]
+    assert "Łukasz" in line  # UTF-8 as it is, not \u escapes
