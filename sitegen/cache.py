@@ -4,6 +4,10 @@ JSON, never pickle: a cache file is data a future version can read or ignore.
 Deleting `.sitegen-cache/` never changes the output; it only makes the next build
 parse every entry again. Entries are spread over 256 files by the first two hex digits
 of their key, so saving after a one-entry edit rewrites one small file, not all of them.
+
+Shards are replaced atomically but not fsynced (256 fsyncs were 0.3 s of a cold build
+at 10,000 papers): after a crash a shard is its old self, its new self or unreadable,
+and an unreadable shard is only a miss.
 """
 
 from __future__ import annotations
@@ -112,7 +116,7 @@ class EntryCache:
         with contextlib.suppress(OSError):
             for prefix in sorted(self._dirty):
                 shard = self._shard(prefix)
-                write_atomic(self.folder / f"{prefix}.json", _encoded(shard))
+                write_atomic(self.folder / f"{prefix}.json", _encoded(shard), durable=False)
             self._dirty.clear()
 
     def release(self) -> None:
@@ -133,7 +137,7 @@ class EntryCache:
                 kept = {k: shard[k] for k in sorted(shard) if k in self._used}
                 if prefix in self._dirty or len(kept) != len(shard) or prefix not in on_disk:
                     self._shards[prefix] = kept
-                    write_atomic(self.folder / f"{prefix}.json", _encoded(kept))
+                    write_atomic(self.folder / f"{prefix}.json", _encoded(kept), durable=False)
             self._dirty.clear()
 
 

@@ -57,3 +57,14 @@ def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
     shard.write_text("{not json", encoding="utf-8")
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+
+
+def test_a_shard_a_crash_cut_short_is_a_miss(tmp_path: Path) -> None:
+    """Shards are not fsynced: after a crash one may be empty or cut short, and must read as a miss."""
+    root, entry, key = _one_saved(tmp_path)
+    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
+    saved = shard.read_bytes()
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
+    for cut in (b"", saved[: len(saved) // 2], saved[:-1]):
+        shard.write_bytes(cut)
+        assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
