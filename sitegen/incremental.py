@@ -155,14 +155,14 @@ class SiteState:
     @classmethod
     def remember(cls, root: Path, output: Path, base_url: str | None, drafts: bool, cfg: site_config.SiteConfig,
                  env: jinja2.Environment, static: dict[str, Path], site: model.Site, content: Content,
-                 specs: tuple[routes.PageSpec, ...], digests: dict[str, str]) -> SiteState:
+                 specs: tuple[routes.PageSpec, ...], digests: dict[str, str], signature: str) -> SiteState:
         """The state of a finished full build (from `sitegen build`), for later in-place updates."""
         state = cls(root, output, base_url, drafts)
         state.cfg, state.env, state.static, state.site = cfg, env, static, site
         state.entries = {e.source_path: e for e in content.entries}
         state.profiles = {p.source_path: p for p in content.profiles}
         state.plan = {s.output: s for s in specs}
-        state.signature = list_signature(content, drafts)
+        state.signature = signature
         state.hashes = dict(digests)
         return state
 
@@ -193,7 +193,7 @@ class SiteState:
         self.pending, self._latest = {}, renderer
         self.cfg, self.env, self.site, self.static = cfg, env, site, static
         self.entries, self.profiles, self.plan, self._by_token = entries, profiles, {s.output: s for s in plan}, None
-        self.signature = list_signature(content, self.drafts)
+        self.signature = list_signature(content, self.drafts, site)
         self._caches = renderer.caches()
         self._outputs_by_token()  # now, not on the first edit, which should show at once
         return change

@@ -195,6 +195,30 @@ def test_a_template_error_names_the_template_file_and_line(tmp_path: Path) -> No
     assert not (tmp_path / "out").exists()
 
 
+def test_a_build_that_fails_while_rendering_keeps_the_parsed_entries_and_leaves_no_child(tmp_path: Path) -> None:
+    """The entry cache is saved by a forked child beside the rendering; a failure still waits for it."""
+    from sitegen.cache import CACHE_DIR, ENTRIES, EntryCache, digest
+    from sitegen.loader import slug_of
+
+    from .test_forked import _children
+
+    root = copy_site(tmp_path / "site", papers=4)
+    template = root / "themes" / "default" / "templates" / "paper.html"
+    _insert_line(template, "{% block main %}", "<p>{{ paper.no_such_field.deeper }}</p>")
+    before = _children()
+    with pytest.raises(SitegenError):
+        build(root, tmp_path / "out", search=False)
+    assert _children() <= before
+    assert not (tmp_path / "out").exists()
+    shards = list((root / CACHE_DIR / ENTRIES).glob("*.json"))
+    entries = sorted((root / "content" / "papers").glob("*.md"))
+    assert shards and entries
+    cache = EntryCache(root)
+    for path in entries:
+        shown = path.relative_to(root).as_posix()
+        assert cache.get(digest(path.read_bytes()), shown, slug_of(path.stem)) is not None, shown
+
+
 def test_a_template_syntax_error_names_the_partial_and_line(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=2)
     partial = root / "themes" / "default" / "templates" / "partials" / "item.html"

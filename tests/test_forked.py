@@ -1,0 +1,57 @@
+"""`Forked`: work done in a forked child beside this process, answered once and reaped."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from sitegen.forked import Forked
+
+
+def _children() -> set[int]:
+    """This process's child processes, zombies included, from /proc."""
+    found = set()
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(os.getpid()):
+            found.add(int(status.parent.name))
+    return found
+
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/status").exists(),
+                                reason="needs fork and /proc")
+
+
+def test_the_work_runs_in_a_child_and_its_answer_comes_back(tmp_path: Path) -> None:
+    mark = tmp_path / "pid"
+    before = _children()
+
+    def work() -> bool:
+        mark.write_text(str(os.getpid()))
+        return True
+
+    job = Forked(work)
+    assert job.pid and job.pid != os.getpid()
+    assert job.result() is True and job.result() is True  # asked twice, waited for once
+    assert mark.read_text() == str(job.pid)
+    assert _children() <= before  # reaped: no zombie left
+
+
+def test_a_false_or_raising_work_answers_false(tmp_path: Path) -> None:
+    def fails() -> bool:
+        raise RuntimeError("lost")
+
+    assert Forked(lambda: False).result() is False
+    assert Forked(fails).result() is False
+
+
+def test_beside_false_runs_here_and_now(tmp_path: Path) -> None:
+    ran: list[int] = []
+    job = Forked(lambda: ran.append(os.getpid()) is None, beside=False)
+    assert job.pid == 0 and ran == [os.getpid()]
+    assert job.result() is True
