@@ -5,8 +5,8 @@ Deleting `.sitegen-cache/` never changes the output; it only makes the next buil
 parse every entry again. Entries are spread over 256 files by the first two hex digits
 of their key, so saving after a one-entry edit rewrites one small file, not all of them.
 
-Shards are replaced atomically but not fsynced (256 fsyncs were 0.3 s of a cold build
-at 10,000 papers): after a crash a shard is its old self, its new self or unreadable,
+Shards are replaced atomically but not fsynced (256 fsyncs a cold build at 10,000 papers
+waited for, in line): after a crash a shard is its old self, its new self or unreadable,
 and an unreadable shard is only a miss.
 """
 
