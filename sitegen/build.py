@@ -224,8 +224,8 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     site = model.build_site(cfg, content, drafts)
     signature = list_signature(content, drafts, site)
     # The entry cache and the notes records are saved by a forked child while this process
-    # renders (0.7 s at 10,000 papers, which ran alone before the rendering), and the
-    # render workers, forked after the cache is released, do not carry it.
+    # renders (0.7 s at 10,000 papers, which ran alone, before and after the rendering), and
+    # the render workers, forked after the cache is released, do not carry it.
     saver = Forked(partial(_save_caches, root, cache, site, signature)) if cache is not None else None
     if cache is not None:
         cache.release()

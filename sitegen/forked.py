@@ -26,11 +26,17 @@ class Forked:
         self.pid = 0  # the child, 0 when the work ran here
         self._pipe = -1
         if beside and hasattr(os, "fork"):
+            pid = -1
             try:
                 read_end, write_end = os.pipe()
-                pid = os.fork()
-            except OSError:
-                pid = -1
+            except OSError:  # no descriptors left: work here
+                read_end = write_end = -1
+            if read_end >= 0:
+                try:
+                    pid = os.fork()
+                except OSError:
+                    os.close(read_end)
+                    os.close(write_end)
             if pid == 0:  # the child: answer one byte, then leave
                 answer = False
                 try:
@@ -44,9 +50,6 @@ class Forked:
                 os.close(write_end)
                 self.pid, self._pipe = pid, read_end
                 return
-            if pid < 0:
-                os.close(read_end)
-                os.close(write_end)
         self._answer = bool(work())
 
     def result(self) -> bool:

@@ -55,3 +55,24 @@ def test_beside_false_runs_here_and_now(tmp_path: Path) -> None:
     job = Forked(lambda: ran.append(os.getpid()) is None, beside=False)
     assert job.pid == 0 and ran == [os.getpid()]
     assert job.result() is True
+
+
+def test_a_fork_that_fails_runs_the_work_here_and_leaks_no_descriptor(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    before = set(os.listdir("/proc/self/fd"))
+    ran: list[int] = []
+    job = Forked(lambda: ran.append(os.getpid()) is None)
+    assert job.pid == 0 and ran == [os.getpid()] and job.result() is True
+    assert set(os.listdir("/proc/self/fd")) == before
+
+
+def test_no_pipe_to_be_had_runs_the_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pipe() -> tuple[int, int]:
+        raise OSError("too many open files")
+
+    monkeypatch.setattr(os, "pipe", no_pipe)
+    assert Forked(lambda: True).pid == 0
+    assert Forked(lambda: False).result() is False
