@@ -85,6 +85,34 @@ def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
         assert stamp
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_remembered_digest_and_layout_of_each_whole_list_file_are_its_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """The join hands its sha256 to the stage, which no longer hashes the file again: it must be the file's."""
+    import hashlib
+
+    import sitegen.parallel as parallel_module
+    from sitegen import buildstate
+
+    monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 0)
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False, jobs=workers)
+    saved = buildstate.load(root)
+    assert saved is not None
+    for name, output in OUTPUT_OF.items():
+        data = (tmp_path / "public" / output).read_bytes()
+        assert saved.outputs[output][0] == hashlib.sha256(data).hexdigest(), output
+        layout = json.loads((root / CACHE_DIR / FOLDER / f"{name}{LAYOUT}").read_text(encoding="utf-8"))
+        assert (layout["digest"], layout["size"]) == (hashlib.sha256(data).hexdigest(), len(data)), name
+        start = layout["head"]
+        pieces = []
+        for length in layout["lengths"]:
+            pieces.append(data[start:start + length])
+            start += length + layout["gap"]
+        _, rows = _read(_store(root, name))
+        assert [row[2].encode("utf-8") for row in rows] == pieces, name  # the store holds the file's pieces
+
+
 def test_stores_of_older_versions_are_removed(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=PAPERS)
     folder = root / CACHE_DIR / FOLDER
