@@ -233,8 +233,9 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     # The entry cache and the notes records are saved by a forked child while this process
     # renders (0.7 s at 10,000 papers, which ran alone, before and after the rendering), and
     # the render workers, forked after the cache is released, do not carry it.
-    saver = Forked(partial(_save_caches, root, cache, site, signature)) if cache is not None else None
+    saver = None
     if cache is not None:
+        saver = Forked(partial(_save_caches, root, cache, site, signature))
         cache.release()
     try:
         env = make_environment(root, cfg)

@@ -22,7 +22,7 @@ import hashlib
 import json
 import mmap
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -136,14 +136,10 @@ class FragmentStores:
                 return None
             # Views, not copies: the file is joined again from them, and 84 MB of slices cost more
             # than the whole join (see Renderer._joined, which takes either).
-            view, stale, gap = memoryview(data), previous.stale, layout["gap"]
-            found: dict[str, bytes] = {}
-            start = layout["head"]
-            for slug, length in zip(layout["slugs"], layout["lengths"], strict=True):
-                if slug not in stale and slug in papers:
-                    found[slug] = view[start:start + length]  # type: ignore[assignment]
-                start += length + gap
-            return found
+            stale = previous.stale
+            views = pieces(memoryview(data), layout["head"], layout["gap"], layout["lengths"])
+            return {slug: view for slug, view in zip(layout["slugs"], views, strict=True)  # type: ignore[misc]
+                    if slug not in stale and slug in papers}  # views stand in for bytes wherever pieces are joined
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return None
 
@@ -186,6 +182,14 @@ class FragmentStores:
             tmp.unlink(missing_ok=True)
             return
         self.reused[name] = count
+
+
+def pieces(view: memoryview, head: int, gap: int, lengths: list[int]) -> Iterator[memoryview]:
+    """The pieces of a joined whole-list file, as views: `head` bytes before the first, `gap` between each."""
+    start = head
+    for length in lengths:
+        yield view[start:start + length]
+        start += length + gap
 
 
 def write_store(path: Path, stamp: str, rows: Iterable[tuple[str, str, bytes | memoryview]]) -> int:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote_plus, urlencode
@@ -105,14 +105,6 @@ class Items(list[Markup]):
 
     def __html__(self) -> str:
         return "".join(self)
-
-
-def _pieces(view: memoryview, head: int, gap: int, lengths: list[int]) -> Iterator[memoryview]:
-    """The pieces of a joined whole-list file, as views: `head` bytes before the first, `gap` between each."""
-    start = head
-    for length in lengths:
-        yield view[start:start + length]
-        start += length + gap
 
 
 def relative_root(output: str) -> str:
@@ -215,8 +207,8 @@ class Renderer:
         if self.stores is not None:
             with memoryview(data) as view:
                 if self.stores.worth_saving(store, len(lengths)):
-                    self.stores.save(store, zip(self.site.order, _pieces(view, len(prefix), len(separator), lengths),
-                                                strict=True), papers)
+                    views = fragments.pieces(view, len(prefix), len(separator), lengths)
+                    self.stores.save(store, zip(self.site.order, views, strict=True), papers)
                 digest = self.digests[fragments.OUTPUT_OF[store]] = hashlib.sha256(view).hexdigest()
             if not keep:  # what the build renders next may need the memory
                 encoded.clear()
