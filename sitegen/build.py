@@ -10,9 +10,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import config as site_config
-from . import model, routes
+from . import model, model_cache, routes
 from .cache import CACHE_DIR, EntryCache
 from .errors import BuildFailed, Report
+from .model_cache import model_key
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
     from .buildstate import OutputsCheck
@@ -75,7 +76,8 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             return quick
         cache = EntryCache(root)  # start clean: the quick path may have looked entries up
     stores = _stores(root, inputs) if cache is not None else None
-    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores)
+    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
+                          inputs if cache is not None else None)
     if cache is not None and state is not None:
         buildstate.save(root, state, inputs, _entry_stats(root, cache.keys))
     result.seconds = time.perf_counter() - started
@@ -207,12 +209,13 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
                               len(state.hashes))
     if state.signature != saved.signature:  # what the records hold is part of the signature
         notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
+    model_cache.save(root, state.site, model_key(inputs, {path: row[0] for path, row in table.items()}))
     return result
 
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
-          search: bool, jobs: int | None, cache: EntryCache | None,
-          stores: FragmentStores | None) -> tuple[BuildResult, SiteState | None]:
+          search: bool, jobs: int | None, cache: EntryCache | None, stores: FragmentStores | None,
+          inputs: dict[str, Any] | None) -> tuple[BuildResult, SiteState | None]:
     """Render everything into a staging folder and swap it in for the output."""
     from .forked import Forked
     from .incremental import SiteState, list_signature
@@ -230,12 +233,12 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     check_output(output, root)
     site = model.build_site(cfg, content, drafts)
     signature = list_signature(content, drafts, site)
-    # The entry cache and the notes records are saved by a forked child while this process
-    # renders (0.7 s at 10,000 papers, which ran alone, before and after the rendering), and
-    # the render workers, forked after the cache is released, do not carry it.
+    # The entry cache, the notes records and the model are saved by a forked child while this
+    # process renders (0.7 s at 10,000 papers, which ran alone, before and after the rendering),
+    # and the render workers, forked after the cache is released, do not carry it.
     saver = None
-    if cache is not None:
-        saver = Forked(partial(_save_caches, root, cache, site, signature))
+    if cache is not None and inputs is not None:
+        saver = Forked(partial(_save_caches, root, cache, site, signature, inputs))
         cache.release()
     try:
         env = make_environment(root, cfg)
@@ -261,10 +264,11 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     return result, state
 
 
-def _save_caches(root: Path, cache: EntryCache, site: model.Site, signature: str) -> bool:
-    """The entry cache and the notes records of a full build (each only makes a later build faster)."""
+def _save_caches(root: Path, cache: EntryCache, site: model.Site, signature: str, inputs: dict[str, Any]) -> bool:
+    """The entry cache, notes records and model of a full build (each only makes a later build faster)."""
     from .notes_patch import save_records
 
     cache.save()
     save_records(root, site, signature)
+    model_cache.save(root, site, model_key(inputs, cache.keys))
     return True

@@ -26,6 +26,7 @@ from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
 from .forked import Forked
 from .fsutil import write_atomic
+from .model_cache import model_key
 from .render import make_environment, static_files, theme_dirs
 
 if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never does
@@ -233,5 +234,6 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
             state.profiles[profile.source_path] = profile
     state.plan = None
     state.signature = saved.signature
+    state.model_key = model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
     state.hashes = {out: sha for out, (sha, _, _) in saved.outputs.items()}
     return state

@@ -114,6 +114,9 @@ class SiteState:
         self.scratch = scratch  # the preview's folder for the fragments its parallel initial build saves
         self._signature: str | None = None
         self._caches: dict[str, dict[Any, Any]] | None = None  # the last renderer's per-paper caches
+        # For a state restored by `sitegen build`: the key of the model the last build saved for
+        # the entries held (see model_cache), read instead of building that model again.
+        self.model_key: str | None = None
         # Asked before the first file is written: False raises OutputsChanged. `sitegen build`
         # checks the output folder in another process while this one renders.
         self.before_writing: Callable[[], bool] | None = None
@@ -349,13 +352,26 @@ class SiteState:
     def _current_site(self) -> model.Site | None:
         """The model of the output as it stands, built from the entries held if not known."""
         if getattr(self, "site", None) is None:
-            report = Report()
-            content = self._content(self.entries, self.profiles, report)
-            if report.has_errors:
-                return None
-            self.site = model.build_site(self.cfg, content, self.drafts)
+            site = self._saved_model()
+            if site is None:
+                report = Report()
+                content = self._content(self.entries, self.profiles, report)
+                if report.has_errors:
+                    return None
+                site = model.build_site(self.cfg, content, self.drafts)
+            self.site = site
             self.plan, self._by_token = None, None
         return self.site
+
+    def _saved_model(self) -> model.Site | None:
+        """The model the last build saved for the entries held, once (they are about to change)."""
+        key, self.model_key = self.model_key, None
+        if key is None:
+            return None
+        from . import model_cache
+
+        return model_cache.load(self.root, key, self.cfg, self.entries,
+                                tuple(self.profiles[k] for k in sorted(self.profiles)))
 
     def _outputs_by_token(self) -> dict[str, list[str]]:
         """Input token -> the outputs made from it, so a small change finds its pages without a scan."""
@@ -380,7 +396,8 @@ class SiteState:
             return self.plan, getattr(self, "site", None)
         if signature == self.signature:
             return None, None
-        previous = model.build_site(self.cfg, self._content(self.entries, self.profiles, report), self.drafts)
+        previous = getattr(self, "site", None) or self._saved_model() or \
+            model.build_site(self.cfg, self._content(self.entries, self.profiles, report), self.drafts)
         return {s.output: s for s in routes.plan(previous)}, previous
 
     def _patched(self, entries: dict[str, Entry], tokens: set[str]) -> model.Site | None:

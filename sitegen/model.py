@@ -208,13 +208,17 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Si
     order = tuple(e.slug for e in entries)
     authors = _authors(entries, network, author_slugs, content.profiles)
     tags = _tags(entries, tag_slugs)
-    pages = max(1, -(-len(order) // config.page_size))
     return Site(
         config=config, papers=papers, order=order, recent=recent_order(entries),
-        authors=authors, tags=tags, categories=_categories(entries), years=_years(entries),
-        pages=pages, author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in tags},
-        cite_bases=bases, network=network,
+        authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
+        pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
+        tag_index={t.slug: t for t in tags}, cite_bases=bases, network=network,
     )
+
+
+def page_count(config: SiteConfig, papers: int) -> int:
+    """Pages of the paginated home list (one even when empty)."""
+    return max(1, -(-papers // config.page_size))
 
 
 def make_paper(e: Entry, author_refs: Mapping[str, Ref], tag_refs: Mapping[str, Ref], cite_key: str,
@@ -391,7 +395,8 @@ def make_category(name: str, papers: tuple[str, ...]) -> Tag:
                title=categories.display_name(name))
 
 
-def _categories(entries: list[Entry]) -> tuple[Tag, ...]:
+def site_categories(entries: list[Entry]) -> tuple[Tag, ...]:
+    """The arXiv categories of these entries (newest first), A-Z."""
     papers_of: dict[str, list[str]] = defaultdict(list)
     for e in entries:
         if e.category:
@@ -399,7 +404,8 @@ def _categories(entries: list[Entry]) -> tuple[Tag, ...]:
     return tuple(make_category(c, tuple(papers_of[c])) for c in sorted(papers_of))
 
 
-def _years(entries: list[Entry]) -> tuple[Year, ...]:
+def site_years(entries: list[Entry]) -> tuple[Year, ...]:
+    """The timeline of these entries (newest first): newest year first, the undated last."""
     by_year: dict[int, list[Entry]] = defaultdict(list)
     for e in entries:
         by_year[e.date.year if e.date else 0].append(e)

@@ -1,0 +1,115 @@
+"""A saved model loads as the model built from the same content, and only under its own key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sitegen import buildstate, model, model_cache
+from sitegen import config as site_config
+from sitegen.build import build
+from sitegen.cache import CACHE_DIR, EntryCache
+from sitegen.errors import Report
+from sitegen.loader import Content, load_content
+
+from .site_factory import copy_site
+
+
+def _content(root: Path) -> Content:
+    report = Report()
+    content = load_content(root, report)
+    assert not report.has_errors, report.format()
+    return content
+
+
+def _assert_same_site(got: model.Site | None, built: model.Site) -> None:
+    assert got is not None
+    assert got == built  # papers, order, authors, tags, categories, years, indexes, cite bases
+    assert got.pages == built.pages and got.cite_bases == built.cite_bases
+    assert list(got.papers) == list(built.papers)  # newest first, as the templates iterate them
+    assert got.network is not None and built.network is not None
+    assert got.network.names_of == built.network.names_of and got.network.tags_of == built.network.tags_of
+    for mine, theirs in zip(got.authors, built.authors, strict=True):  # worked out from the network when read
+        assert (mine.coauthors, mine.topics, mine.coauthor_total) == \
+            (theirs.coauthors, theirs.topics, theirs.coauthor_total), mine.name
+        assert mine.profile == theirs.profile
+
+
+@pytest.mark.parametrize("drafts", [False, True])
+def test_a_saved_model_loads_equal_to_the_model_built_from_the_same_entries(tmp_path: Path, drafts: bool) -> None:
+    root = copy_site(tmp_path / "site")
+    first = next(iter(sorted((root / "content/papers").glob("*.md"))))
+    first.write_text(first.read_text().replace("---\n", "---\ndraft: true\n", 1))  # one paper hidden unless drafts
+    content = _content(root)
+    assert any(e.draft for e in content.entries) and content.profiles
+    config = site_config.load(root, "https://example.org/list/")
+    built = model.build_site(config, content, drafts)
+    assert any(p.unlisted_authors for p in built.papers.values())  # profile authors the entry leaves out
+    model_cache.save(root, built, "key")
+    entries = {e.source_path: e for e in content.entries}
+    _assert_same_site(model_cache.load(root, "key", config, entries, content.profiles), built)
+
+
+def test_a_saved_model_is_read_only_under_its_own_key_and_version(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=6)
+    content = _content(root)
+    config = site_config.load(root)
+    entries = {e.source_path: e for e in content.entries}
+    model_cache.save(root, model.build_site(config, content), "key")
+    saved = root / CACHE_DIR / model_cache.FILE
+    assert model_cache.load(root, "key", config, entries, content.profiles) is not None
+    assert model_cache.load(root, "other key", config, entries, content.profiles) is None
+    text = saved.read_text()
+    saved.write_text(text.replace('"version":"', '"version":"0.0.0-', 1))
+    assert model_cache.load(root, "key", config, entries, content.profiles) is None
+    for damaged in (text[: len(text) // 2], "", "[]", text.replace('"order":[', '"order":[1,', 1)):
+        saved.write_text(damaged)
+        assert model_cache.load(root, "key", config, entries, content.profiles) is None
+    saved.write_text(text)
+    fewer = dict(list(entries.items())[1:])  # a model of other entries than these cannot be assembled
+    assert model_cache.load(root, "key", config, fewer, content.profiles) is None
+    saved.unlink()
+    assert model_cache.load(root, "key", config, entries, content.profiles) is None
+
+
+def test_the_key_follows_every_entry_file_and_every_input() -> None:
+    inputs = {"version": "1", "drafts": False, "profiles": {"a.yaml": "1"}}
+    entries = {"content/papers/a.md": "1", "content/papers/b.md": "2"}
+    key = model_cache.model_key(inputs, entries)
+    assert model_cache.model_key(dict(reversed(inputs.items())), dict(reversed(entries.items()))) == key
+    assert model_cache.model_key(inputs | {"drafts": True}, entries) != key
+    assert model_cache.model_key(inputs | {"profiles": {"a.yaml": "2"}}, entries) != key
+    assert model_cache.model_key(inputs, entries | {"content/papers/b.md": "3"}) != key
+    assert model_cache.model_key(inputs, {"content/papers/a.md": "1"}) != key
+
+
+def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_the_new_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_site(tmp_path / "site", papers=12)
+    output = tmp_path / "public"
+    build(root, output, search=False)  # a full build saves its model
+    with monkeypatch.context() as patched:
+        def no_build(*args: object, **kwargs: object) -> model.Site:
+            raise AssertionError("the model was built again")
+
+        patched.setattr(model, "build_site", no_build)
+        for n in range(2):  # the second edit patches the model the first one saved
+            entry = sorted((root / "content/papers").glob("*.md"))[5]
+            text = entry.read_text()
+            start = text.index("\ntitle:") + 1
+            end = text.index("\n", start)
+            entry.write_text(f"{text[:start]}title: 'A new title {n}: patched & saved'{text[end:]}")
+            result = build(root, output, search=False)
+            assert result.written and "rendered" in result.pages_by_kind  # in place, not a full build
+    saved = buildstate.load(root)
+    assert saved is not None
+    key = model_cache.model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
+    content = _content(root)
+    built = model.build_site(site_config.load(root), content)
+    assert "A new title 1: patched & saved" in {p.entry.title for p in built.papers.values()}
+    entries = {e.source_path: e for e in content.entries}
+    _assert_same_site(model_cache.load(root, key, built.config, entries, content.profiles), built)
+    cache = EntryCache(root)
+    assert all(cache.get(row[0], path, entries[path].slug) == entries[path] for path, row in saved.entries.items())
+
