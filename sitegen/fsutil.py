@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-# Files written at once by `write_files`: each waits on its fsync with the GIL released, so
+if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one file
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+# Files written at once by `StagedFiles`: each waits on its fsync with the GIL released, so
 # an edit's 90 files at 10,000 papers wait together instead of one after another.
 WRITERS = 4
 
@@ -31,6 +36,11 @@ def write_atomic(path: Path, data: bytes | bytearray | str, durable: bool = True
     and a page a web server cannot read is a broken page); a file that exists keeps its
     own mode.
     """
+    os.replace(_stage(path, data, durable), path)
+
+
+def _stage(path: Path, data: bytes | bytearray | str, durable: bool) -> str:
+    """The temporary file holding `data` beside `path`, written (and fsynced when `durable`), not yet renamed."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -45,24 +55,88 @@ def write_atomic(path: Path, data: bytes | bytearray | str, durable: bool = True
             handle.flush()
             if durable:
                 os.fsync(handle.fileno())
-        os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
 
 
-def write_files(files: dict[Path, bytes | bytearray], durable: bool = True) -> None:
-    """`write_atomic` for each file, several at a time when each is fsynced; the first error is raised.
+class StagedFiles:
+    """Files written beside their targets as they are handed in, and renamed over them together.
 
-    Every file is written before the error propagates, as with one `write_atomic` after
-    another each file is either its old or its new self.
+    `add` writes the file to a temporary at once (several at a time when each is fsynced,
+    each waiting with the GIL released, so the caller goes on rendering meanwhile);
+    `commit` waits for them all and renames each over its target, or, if any could not be
+    written, removes every temporary and raises the first error: no target is replaced.
     """
-    if not durable or len(files) < 2:
-        for path, data in files.items():
-            write_atomic(path, data, durable)
-        return
-    from concurrent.futures import ThreadPoolExecutor  # not for a notes edit, which writes one file
 
-    with ThreadPoolExecutor(max_workers=WRITERS) as pool:
-        for future in [pool.submit(write_atomic, path, data, durable) for path, data in files.items()]:
-            future.result()
+    def __init__(self, durable: bool = True):
+        self.durable = durable
+        self._pool: ThreadPoolExecutor | None = None
+        self._staged: dict[Path, Future[str] | _Written] = {}
+
+    def add(self, path: Path, data: bytes | bytearray) -> None:
+        if path in self._staged:
+            self._discard([self._staged.pop(path)])
+        if not self.durable:  # no fsync to wait for: a thread would only cost
+            try:
+                self._staged[path] = _Written(_stage(path, data, False))
+            except Exception as exc:
+                self._staged[path] = _Written("", exc)
+            return
+        if self._pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=WRITERS)
+        self._staged[path] = self._pool.submit(_stage, path, data, True)
+
+    def __len__(self) -> int:
+        return len(self._staged)
+
+    def commit(self) -> None:
+        """Rename every staged file over its target (all of them, or none and the first error raised)."""
+        staged, self._staged = self._staged, {}
+        try:
+            errors = [exc for future in staged.values() if (exc := future.exception()) is not None]
+            if errors:
+                self._discard(staged.values())
+                raise errors[0]
+            for path, future in staged.items():
+                os.replace(future.result(), path)
+        finally:
+            self._close()
+
+    def discard(self) -> None:
+        """Remove every staged temporary; no target is touched."""
+        staged, self._staged = self._staged, {}
+        try:
+            self._discard(staged.values())
+        finally:
+            self._close()
+
+    @staticmethod
+    def _discard(futures: Iterable[Future[str] | _Written]) -> None:
+        for future in futures:
+            if future.exception() is None:
+                Path(future.result()).unlink(missing_ok=True)
+
+    def _close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+
+class _Written:
+    """A temporary written in this thread: what a Future of `_stage` answers, without the thread."""
+
+    def __init__(self, tmp: str, error: Exception | None = None):
+        self.tmp, self.error = tmp, error
+
+    def exception(self) -> Exception | None:
+        return self.error
+
+    def result(self) -> str:
+        if self.error is not None:
+            raise self.error
+        return self.tmp
+

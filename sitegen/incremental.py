@@ -28,8 +28,8 @@ from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
-from .fragments import FragmentStores, Previous
-from .fsutil import write_files
+from .fragments import WHOLE_LIST, FragmentStores, Previous
+from .fsutil import StagedFiles
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
 from .parallel import render_all
@@ -264,17 +264,20 @@ class SiteState:
             selected = {out for out, spec in specs.items() if before.get(out) != spec or spec.deps & tokens}
         if templates:
             selected |= {out for out, spec in specs.items() if templates.get(spec.template, set()) & tokens}
+        outgoing = _Outgoing(self, renderer.digests)
         try:
             later = self.write_later and kinds <= {"entry", "profile"}
-            files, deferred = self._render(renderer, specs, [out for out in specs if out in selected],
-                                           _edited_pages(tokens) if later else None)
-            rendered = len(files)
-            files |= {f"{routes.STATIC_PREFIX}{n}": p.read_bytes() for n, p in static.items()
-                      if "static" in kinds}
+            deferred = self._render(renderer, specs, _writing_order(specs, selected), outgoing,
+                                    _edited_pages(tokens) if later else None)
+            rendered = outgoing.count
+            if "static" in kinds:
+                for n, p in static.items():
+                    outgoing.add(f"{routes.STATIC_PREFIX}{n}", p.read_bytes())
             stale = set(before) - set(specs) if before is not specs else set()  # 64,000 names: not when unchanged
             stale |= {f"{routes.STATIC_PREFIX}{n}" for n in set(self.static) - set(static)}
-            change = self._apply(files, stale, renderer.digests)
+            change = self._apply(outgoing, stale)
         except BaseException:
+            outgoing.discard()
             self._caches = self._latest = None  # their caches may hold pieces of the failed edit
             raise
         change.rendered = rendered
@@ -307,6 +310,7 @@ class SiteState:
             if patch is not None:
                 patch.undo()
             return None
+        outgoing: _Outgoing | None = None
         try:
             tokens = tokens | {f"entry:{slug}" for slug in patch.relinked} | {"entries"}
             plan, stores = self.plan, None
@@ -328,14 +332,17 @@ class SiteState:
             self._reuse_caches(renderer, tokens, {"entry"})
             if stores is not None:
                 stores.previous = Previous(self.output, self.hashes, set(fresh) | patch.papers)
+            outgoing = _Outgoing(self, renderer.digests)
             try:
-                files, deferred = self._render(renderer, new_plan, sorted(selected),
-                                               _edited_pages(tokens) if self.write_later else None)
+                deferred = self._render(renderer, new_plan, _writing_order(new_plan, selected), outgoing,
+                                        _edited_pages(tokens) if self.write_later else None)
             finally:
                 if stores is not None:
                     stores.previous = None
-            change = self._apply(files, set(), renderer.digests)
+            change = self._apply(outgoing, set())
         except BaseException:
+            if outgoing is not None:
+                outgoing.discard()
             patch.undo()
             self._caches = self._latest = None  # their caches may hold pieces of the failed edit
             raise
@@ -346,7 +353,7 @@ class SiteState:
         self.site, self.entries, self._signature = patch.site, entries, None
         if self.plan is not None:
             self.plan = new_plan
-        change.rendered, change.papers = len(files), patch.papers
+        change.rendered, change.papers = outgoing.count, patch.papers
         return change
 
     def _current_site(self) -> model.Site | None:
@@ -515,18 +522,17 @@ class SiteState:
 
     # -- rendering and writing ----------------------------------------------------
     def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec], selected: Iterable[str],
-                first: set[str] | None = None) -> tuple[dict[str, bytes | bytearray], dict[str, routes.PageSpec]]:
-        """The bytes of the selected outputs, but for those left pending: kinds written when asked
-        for, and, given `first`, every output not in it."""
-        files: dict[str, bytes | bytearray] = {}
+                outgoing: _Outgoing, first: set[str] | None = None) -> dict[str, routes.PageSpec]:
+        """Render the selected outputs into `outgoing`, but for those left pending (returned): kinds
+        written when asked for, and, given `first`, every output not in it."""
         deferred: dict[str, routes.PageSpec] = {}
         for out in selected:
             spec = specs[out]
             if spec.kind in self.on_request or (first is not None and out not in first):
                 deferred[out] = spec
             else:
-                files[out] = renderer.render(spec)
-        return files, deferred
+                outgoing.add(out, renderer.render(spec))
+        return deferred
 
     def _defer(self, renderer: Renderer, deferred: dict[str, routes.PageSpec], removed: set[str]) -> None:
         """After a successful update: what waits for `flush`, and the renderer of the site now held."""
@@ -549,26 +555,30 @@ class SiteState:
             return Change()
         renderer = self._latest or self._renderer(self.site, self.env, self.static)  # fresh caches after a failure
         self._latest = renderer
-        change = self._apply({out: renderer.render(self.pending[out]) for out in wanted}, set(), renderer.digests)
+        outgoing = _Outgoing(self, renderer.digests)
+        try:
+            for out in wanted:
+                outgoing.add(out, renderer.render(self.pending[out]))
+            change = self._apply(outgoing, set())
+        except BaseException:
+            outgoing.discard()
+            raise
         for out in wanted:
             del self.pending[out]
         change.rendered = len(wanted)
         return change
 
-    def _apply(self, files: dict[str, bytes | bytearray], stale: set[str],
-               known: dict[str, str] | None = None) -> Change:
-        """Write the files whose bytes changed and remove the stale ones; `known`: digests already worked out."""
+    def check_output(self) -> None:
+        """Raise OutputsChanged unless the output may be written to (see `before_writing`)."""
         if self.before_writing is not None and not self.before_writing():
             raise OutputsChanged(str(self.output))
+
+    def _apply(self, outgoing: _Outgoing, stale: set[str]) -> Change:
+        """Rename the staged files in (those whose bytes changed) and remove the stale ones."""
+        self.check_output()
         change = Change()
-        known = known or {}
-        digests = {}
-        for out, data in sorted(files.items()):
-            digest = known.pop(out, None) or hashlib.sha256(data).hexdigest()
-            if self.hashes.get(out) != digest or not (self.output / out).exists():
-                digests[out] = digest
-        write_files({self.output / out: files[out] for out in digests}, self.durable)
-        for out, digest in digests.items():
+        outgoing.staged.commit()
+        for out, digest in sorted(outgoing.digests.items()):
             self.hashes[out] = digest
             change.written.append(out)
         for out in sorted(stale):
@@ -577,6 +587,43 @@ class SiteState:
             change.removed.append(out)
             _prune_empty(self.output / out, self.output)
         return change
+
+
+class _Outgoing:
+    """Rendered files on their way to the output, staged beside their targets as they come.
+
+    A file whose bytes are what the output already holds is dropped. The others are written
+    to temporaries at once (see fsutil.StagedFiles), so a front-matter edit's 88 MB of
+    whole-list files are written and fsynced while the pages after them render; the first
+    waits for the output check. `SiteState._apply` renames them all in; `discard` drops them.
+    """
+
+    def __init__(self, state: SiteState, known: dict[str, str]):
+        self.state = state
+        self.known = known  # digests already worked out (the renderer's, of the whole-list files it joined)
+        self.staged = StagedFiles(state.durable)
+        self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it
+        self.count = 0  # files handed in
+
+    def add(self, out: str, data: bytes | bytearray) -> None:
+        self.count += 1
+        state = self.state
+        digest = self.known.pop(out, None) or hashlib.sha256(data).hexdigest()
+        if state.hashes.get(out) == digest and (state.output / out).exists():
+            return
+        if not self.staged:
+            state.check_output()  # nothing may appear in an output that is not as remembered
+        self.digests[out] = digest
+        self.staged.add(state.output / out, data)
+
+    def discard(self) -> None:
+        self.staged.discard()
+        self.digests.clear()
+
+
+def _writing_order(specs: dict[str, routes.PageSpec], selected: set[str]) -> list[str]:
+    """The selected outputs, the whole-list files first: the others render while those are written."""
+    return sorted(selected, key=lambda out: (specs[out].kind not in WHOLE_LIST, out))
 
 
 def _edited_pages(tokens: set[str]) -> set[str]:

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 from sitegen import buildstate, routes
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
-from sitegen.errors import SitegenError
+from sitegen.errors import Location, SitegenError
 from sitegen.incremental import OutputsChanged, SiteState
+from sitegen.render import Renderer
 from sitegen.serve import ON_REQUEST, preview_state
 
 from .site_factory import copy_site, tree_bytes
@@ -252,6 +253,34 @@ def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tu
     with pytest.raises(OutputsChanged):
         state.update(apply(root, op))
     assert asked == [1] and tree_bytes(output) == before
+
+
+def test_an_update_that_fails_after_staging_files_replaces_none_and_leaves_no_temporaries(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-list files are written to temporaries while the pages after them render; a failure drops them."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    before = tree_bytes(output)
+    rendered: list[str] = []
+    real = Renderer.render
+
+    def failing(self: Renderer, spec: routes.PageSpec) -> bytes | bytearray:
+        rendered.append(spec.kind)
+        if spec.kind == "tag":
+            raise SitegenError.single(Location("themes/default/templates/tag.html", 1), "E401", "boom", "")
+        return real(self, spec)
+
+    monkeypatch.setattr(Renderer, "render", failing)
+    apply(root, ("title", 1, 2))
+    with pytest.raises(SitegenError):
+        build(root, output, search=False)
+    assert "reading-list-bib" in rendered[: rendered.index("tag")]  # staged before the failure
+    assert tree_bytes(output) == before
+    assert not [p for p in output.rglob("*") if p.name.endswith(".tmp")]
+    monkeypatch.undo()
+    build(root, output, search=False)
+    assert tree_bytes(output) == tree_bytes(_clean_build(root, tmp_path / "clean"))
 
 
 @pytest.mark.parametrize("op", [("title", 1, 2), ("date", 2, 5), ("tags", 3, 1), ("authors", 4, 3),
