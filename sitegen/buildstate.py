@@ -235,5 +235,6 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
     state.plan = None
     state.signature = saved.signature
     state.model_key = model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
+    state.render_beside = True  # the state ends with this process
     state.hashes = {out: sha for out, (sha, _, _) in saved.outputs.items()}
     return state

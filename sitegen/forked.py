@@ -1,30 +1,36 @@
 """Work done in a forked child process while this one goes on.
 
-A build has two such jobs: checking that the output holds what the last build wrote
-(64,672 stat calls at 10,000 papers, beside restoring the entries) and saving the
-entry cache and notes records (beside rendering). A thread would not overlap them:
-both hold the GIL most of the time.
+A build has three such jobs: checking that the output holds what the last build wrote
+(64,672 stat calls at 10,000 papers, beside restoring the entries), saving the entry
+cache, notes records and model (beside rendering), and, in a front-matter edit, rendering
+the pages that list the edited papers while this process joins the whole-list files.
+A thread would not overlap them: all hold the GIL most of the time.
 """
 
 from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Callable
 
 
-class Forked:
-    """`work()` run in a forked child; `result()` waits for the child, once, and gives its answer.
+class ForkedBytes:
+    """`work()` run in a forked child; `result()` waits for the child, once, and gives the bytes it returned.
 
     Without fork, if the fork fails, or with `beside=False` (nothing to do meanwhile),
-    `work` runs here and now. A child that raises answers False. The child leaves with
+    `work` runs here and now, and what it raises is raised. A child that raises answers
+    None. A thread reads the child's answer as it is written (a pipe holds 64 KB), so a
+    child with megabytes to say never waits for this process. The child leaves with
     `os._exit`: it runs none of this process's exit handlers and flushes none of its buffers.
     """
 
-    def __init__(self, work: Callable[[], bool], beside: bool = True):
-        self._answer: bool | None = None
+    def __init__(self, work: Callable[[], bytes], beside: bool = True):
+        self._answer: bytes | None = None
+        self._done = False
         self.pid = 0  # the child, 0 when the work ran here
-        self._pipe = -1
+        self._chunks: list[bytes] = []
+        self._reader: threading.Thread | None = None
         if beside and hasattr(os, "fork"):
             pid = -1
             try:
@@ -37,25 +43,50 @@ class Forked:
                 except OSError:
                     os.close(read_end)
                     os.close(write_end)
-            if pid == 0:  # the child: answer one byte, then leave
-                answer = False
+            if pid == 0:  # the child: answer, then leave
                 try:
                     gc.disable()  # a collection would touch, and so copy, every page it shares with the parent
                     os.close(read_end)
-                    answer = bool(work())
+                    _write_all(write_end, b"\x01" + work())
                 finally:
-                    os.write(write_end, b"1" if answer else b"0")
                     os._exit(0)
             if pid > 0:
                 os.close(write_end)
-                self.pid, self._pipe = pid, read_end
+                self.pid = pid
+                self._reader = threading.Thread(target=self._read, args=(read_end,), daemon=True)
+                self._reader.start()
                 return
-        self._answer = bool(work())
+        self._answer, self._done = work(), True
 
-    def result(self) -> bool:
-        """The work's answer (waits for the child the first time)."""
-        if self._answer is None:
-            with os.fdopen(self._pipe, "rb") as pipe:
-                self._answer = pipe.read(1) == b"1"
+    def _read(self, pipe: int) -> None:
+        with os.fdopen(pipe, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                self._chunks.append(chunk)
+
+    def result(self) -> bytes | None:
+        """What the work returned (waits for the child the first time); None if the child failed."""
+        if not self._done:
+            assert self._reader is not None
+            self._reader.join()
             os.waitpid(self.pid, 0)
+            data = b"".join(self._chunks)
+            self._chunks.clear()
+            self._answer = data[1:] if data[:1] == b"\x01" else None
+            self._done = True
         return self._answer
+
+
+class Forked(ForkedBytes):
+    """A forked job answering yes or no: `result()` is False when the work said so or raised in the child."""
+
+    def __init__(self, work: Callable[[], bool], beside: bool = True):
+        super().__init__(lambda: b"1" if work() else b"0", beside)
+
+    def result(self) -> bool:  # type: ignore[override]
+        return super().result() == b"1"
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]

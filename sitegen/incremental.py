@@ -13,10 +13,12 @@ as they were.
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import uuid
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,8 @@ from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
-from .fragments import WHOLE_LIST, FragmentStores, Previous
+from .forked import ForkedBytes
+from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous
 from .fsutil import StagedFiles
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
@@ -37,6 +40,10 @@ from .render import Renderer, asset_hashes, make_environment, static_files
 from .writer import staged
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
+# From this many papers a front-matter edit in a new `sitegen build` renders the pages that list
+# the edited papers in a forked child while this process joins the whole-list files (at 10,000
+# papers each side is about a quarter of a second; forking a small site costs more than it saves)
+RENDER_BESIDE_PAPERS = 2000
 
 
 @dataclass
@@ -117,6 +124,10 @@ class SiteState:
         # For a state restored by `sitegen build`: the key of the model the last build saved for
         # the entries held (see model_cache), read instead of building that model again.
         self.model_key: str | None = None
+        # Render an update's pages in a forked child beside the whole-list files, from
+        # RENDER_BESIDE_PAPERS papers on: for a state that ends with its process (`sitegen build`),
+        # since the child's renderer caches are lost with it.
+        self.render_beside = False
         # Asked before the first file is written: False raises OutputsChanged. `sitegen build`
         # checks the output folder in another process while this one renders.
         self.before_writing: Callable[[], bool] | None = None
@@ -268,7 +279,7 @@ class SiteState:
         try:
             later = self.write_later and kinds <= {"entry", "profile"}
             deferred = self._render(renderer, specs, _writing_order(specs, selected), outgoing,
-                                    _edited_pages(tokens) if later else None)
+                                    _edited_pages(tokens) if later else None, self._beside(site))
             rendered = outgoing.count
             if "static" in kinds:
                 for n, p in static.items():
@@ -335,7 +346,8 @@ class SiteState:
             outgoing = _Outgoing(self, renderer.digests)
             try:
                 deferred = self._render(renderer, new_plan, _writing_order(new_plan, selected), outgoing,
-                                        _edited_pages(tokens) if self.write_later else None)
+                                        _edited_pages(tokens) if self.write_later else None,
+                                        self._beside(patch.site))
             finally:
                 if stores is not None:
                     stores.previous = None
@@ -355,6 +367,9 @@ class SiteState:
             self.plan = new_plan
         change.rendered, change.papers = outgoing.count, patch.papers
         return change
+
+    def _beside(self, site: model.Site) -> bool:
+        return self.render_beside and len(site.papers) >= RENDER_BESIDE_PAPERS
 
     def _current_site(self) -> model.Site | None:
         """The model of the output as it stands, built from the entries held if not known."""
@@ -522,16 +537,35 @@ class SiteState:
 
     # -- rendering and writing ----------------------------------------------------
     def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec], selected: Iterable[str],
-                outgoing: _Outgoing, first: set[str] | None = None) -> dict[str, routes.PageSpec]:
+                outgoing: _Outgoing, first: set[str] | None = None, beside: bool = False) -> dict[str, routes.PageSpec]:
         """Render the selected outputs into `outgoing`, but for those left pending (returned): kinds
-        written when asked for, and, given `first`, every output not in it."""
+        written when asked for, and, given `first`, every output not in it.
+
+        `beside`: the pages render in a forked child while this process joins the files made
+        of every paper's or many papers' stored pieces (whole lists, bibliographies), whose
+        stores it loads once (for a renderer nothing outlives: the child's caches are lost).
+        """
         deferred: dict[str, routes.PageSpec] = {}
+        rendering: list[routes.PageSpec] = []
         for out in selected:
             spec = specs[out]
             if spec.kind in self.on_request or (first is not None and out not in first):
                 deferred[out] = spec
             else:
-                outgoing.add(out, renderer.render(spec))
+                rendering.append(spec)
+        there = [spec for spec in rendering if spec.kind not in MANY] if beside else []
+        job = ForkedBytes(partial(_rendered, renderer, there)) if there else None
+        for spec in rendering if job is None else [spec for spec in rendering if spec.kind in MANY]:
+            outgoing.add(spec.output, renderer.render(spec))
+        if job is not None:
+            answer = job.result()
+            if answer is None:  # the child failed: render its pages here, where an error is reported as usual
+                for spec in there:
+                    outgoing.add(spec.output, renderer.render(spec))
+            else:
+                for out, data, digest in marshal.loads(answer):
+                    outgoing.known[out] = digest
+                    outgoing.add(out, data)
         return deferred
 
     def _defer(self, renderer: Renderer, deferred: dict[str, routes.PageSpec], removed: set[str]) -> None:
@@ -619,6 +653,15 @@ class _Outgoing:
     def discard(self) -> None:
         self.staged.discard()
         self.digests.clear()
+
+
+def _rendered(renderer: Renderer, specs: list[routes.PageSpec]) -> bytes:
+    """In a forked child: each spec's output, bytes and sha256, marshalled for the parent."""
+    rendered = []
+    for spec in specs:
+        data = bytes(renderer.render(spec))
+        rendered.append((spec.output, data, hashlib.sha256(data).hexdigest()))
+    return marshal.dumps(rendered)
 
 
 def _writing_order(specs: dict[str, routes.PageSpec], selected: set[str]) -> list[str]:

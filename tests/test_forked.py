@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.forked import Forked
+from sitegen.forked import Forked, ForkedBytes
 
 
 def _children() -> set[int]:
@@ -76,3 +76,22 @@ def test_no_pipe_to_be_had_runs_the_work_here(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(os, "pipe", no_pipe)
     assert Forked(lambda: True).pid == 0
     assert Forked(lambda: False).result() is False
+
+
+def test_megabytes_of_answer_come_back_whole_while_this_process_goes_on() -> None:
+    before = _children()
+    answer = os.urandom(5 << 20)  # far more than a pipe holds: the child must not wait for us
+    job = ForkedBytes(lambda: answer)
+    here = sum(range(200_000))  # this process goes on meanwhile
+    assert job.pid and job.result() == answer and job.result() == answer
+    assert here == 19_999_900_000 and _children() <= before
+    assert ForkedBytes(lambda: b"").result() == b""
+
+
+def test_a_raising_child_answers_none_and_a_raising_work_here_raises() -> None:
+    def fails() -> bytes:
+        raise RuntimeError("lost")
+
+    assert ForkedBytes(fails).result() is None
+    with pytest.raises(RuntimeError, match="lost"):
+        ForkedBytes(fails, beside=False)

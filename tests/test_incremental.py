@@ -8,15 +8,17 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen import buildstate, routes
+from sitegen import buildstate, incremental, routes
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
 from sitegen.errors import Location, SitegenError
+from sitegen.forked import ForkedBytes
 from sitegen.incremental import OutputsChanged, SiteState
 from sitegen.render import Renderer
 from sitegen.serve import ON_REQUEST, preview_state
@@ -253,6 +255,34 @@ def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tu
     with pytest.raises(OutputsChanged):
         state.update(apply(root, op))
     assert asked == [1] and tree_bytes(output) == before
+
+
+@pytest.mark.parametrize("op", [("title", 1, 2), ("authors", 4, 3), ("tags", 3, 1), ("date", 2, 5)])
+@pytest.mark.parametrize("child_fails", [False, True])
+def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_clean_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: tuple[str, int, int], child_fails: bool) -> None:
+    """A large list's front-matter edit renders its pages in a child; if the child fails, they render here."""
+    monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0)
+    children: list[int] = []
+
+    class Counted(ForkedBytes):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            children.append(self.pid)
+
+    monkeypatch.setattr(incremental, "ForkedBytes", Counted)
+    if child_fails:
+        def fails(*args: object) -> bytes:
+            raise RuntimeError("the child fails")
+
+        monkeypatch.setattr(incremental, "_rendered", fails)
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    apply(root, op)
+    result = build(root, output, search=False)
+    assert "rendered" in result.pages_by_kind and children and all(children)  # in place, and in a child
+    assert tree_bytes(output) == tree_bytes(_clean_build(root, tmp_path / "clean"))
 
 
 def test_an_update_that_fails_after_staging_files_replaces_none_and_leaves_no_temporaries(
