@@ -137,14 +137,14 @@ class Renderer:
         self.keep_encoded = False
         self._encoded: dict[str, dict[str, bytes]] = {"bib": {}, "ris": {}, "csl": {}, "records": {}}
         self.digests: dict[str, str] = {}  # whole-list output -> sha256 of its bytes as last joined, to hash 90 MB once
+        # The last build's whole-list files, by store, where a store's pieces came from (see FilePieces)
+        self._from_file: dict[str, fragments.FilePieces] = {}
         self._kinds: dict[str, Callable[[PageSpec], bytes | bytearray]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
             "cite-json": lambda s: citations.csl_json([site.papers[s.key]], site.config).encode(),
-            "author-bib": lambda s: citations.bibtex(self._papers(site.author_index[s.key].papers),
-                                                     site.config, self._bib).encode(),
-            "tag-bib": lambda s: citations.bibtex(self._papers(site.tag_index[s.key].papers), site.config,
-                                                  self._bib).encode(),
+            "author-bib": lambda s: self._bibliography(site.author_index[s.key].papers),
+            "tag-bib": lambda s: self._bibliography(site.tag_index[s.key].papers),
             "reading-list-bib": lambda s: self._joined("bib", citations.bib_entry, b"", b"\n", b"", b""),
             "reading-list-ris": lambda s: self._joined("ris", citations.ris_entry, b"", b"", b"", b""),
             "reading-list-json": lambda s: self._joined("csl", citations.csl_line, b"[\n", b",\n", b"\n]\n",
@@ -186,21 +186,49 @@ class Renderer:
         text: dict[str, str] = self.caches()[store]
         encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
         papers, config, keep = self.site.papers, self.site.config, self.keep_encoded
+        previous = self._from_file.get(store)
+        if previous is not None and previous.gap != len(separator):
+            previous = None
+        place = previous.place if previous is not None else {}
         data = bytearray(prefix)
         lengths: list[int] = []
+        joined = 0  # pieces in `data`
+        first = last = -1  # the run of the last build's pieces not yet copied, by place in its file
+
+        def copy_run() -> None:
+            nonlocal data, joined, first
+            if first >= 0:
+                assert previous is not None
+                if joined:
+                    data += separator
+                data += previous.span(first, last)
+                joined += last - first + 1
+                first = -1
+
         for slug in self.site.order:
             data_ = encoded.get(slug)
             if data_ is None:
+                at = place.get(slug)
+                if at is not None:  # as the last build wrote it: copied with its neighbours there
+                    if first < 0 or at != last + 1:
+                        copy_run()
+                        first = at
+                    last = at
+                    lengths.append(previous.lengths[at])  # type: ignore[union-attr]
+                    continue
                 line = text.get(slug)
                 if line is None:
                     line = text[slug] = piece(papers[slug], config)
                 data_ = line.encode("utf-8")
                 if keep:
                     encoded[slug] = data_
-            if lengths:
+            copy_run()
+            if joined:
                 data += separator
-            data += data_  # bytes, or a view of the last build's file (see FragmentStores.load)
+            data += data_
+            joined += 1
             lengths.append(len(data_))
+        copy_run()
         if not lengths:
             return bytearray(empty)
         data += suffix
@@ -220,6 +248,15 @@ class Renderer:
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
         return [self.site.papers[s] for s in slugs]
 
+    def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
+        """A .bib file of these papers; their entries in the last build's reading list are taken as they are."""
+        previous = self._from_file.get("bib")
+        if previous is not None:
+            for slug in slugs:
+                if slug not in self._bib and (piece := previous.get(slug)) is not None:
+                    self._bib[slug] = str(piece, "utf-8")
+        return citations.bibtex(self._papers(slugs), self.site.config, self._bib).encode()
+
     def render(self, spec: PageSpec) -> bytes | bytearray:
         """The bytes of one output file; template errors name the template file and line."""
         store = fragments.MANY.get(spec.kind) if self.stores is not None else None
@@ -228,6 +265,9 @@ class Renderer:
         assert self.stores is not None
         if not self.stores.tried(store):  # what this process has not rendered yet may be on disk
             saved = self.stores.load(store, self.site.papers)
+            if isinstance(saved, fragments.FilePieces):  # joined in runs, read as text where needed
+                self._from_file[store] = saved
+                return self._render(spec)
             if spec.kind in fragments.WHOLE_LIST or self.keep_encoded:  # else freed only with the renderer
                 encoded = self._encoded[store]
                 for slug, data in saved.items():
