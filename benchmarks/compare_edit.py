@@ -19,8 +19,13 @@ from . import run
 
 
 def command(checkout: Path, site: Path) -> list[str]:
-    """`sitegen build` with the package imported from `checkout`, not the installed one."""
-    code = f"import sys; sys.path.insert(0, {str(checkout)!r}); from sitegen.cli import main; sys.exit(main())"
+    """`sitegen build` with the package imported from `checkout`, not the installed one.
+
+    The program is what the checkout's console script calls: `cli.run` where it has one
+    (which leaves without tearing the interpreter down), else `cli.main`.
+    """
+    code = (f"import sys; sys.path.insert(0, {str(checkout)!r}); from sitegen import cli; "
+            "sys.exit(getattr(cli, 'run', cli.main)())")
     return [sys.executable, "-c", code, "build", "--root", str(site), "--no-search"]
 
 

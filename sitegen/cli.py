@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -66,6 +67,31 @@ def failures() -> Iterator[None]:
 
 
 GC_THRESHOLD = 100_000  # allocations between young-generation collections
+
+
+def run() -> None:
+    """The `sitegen` program: `main`, then leave without tearing the interpreter down.
+
+    A build of 10,000 papers ends holding a few hundred MB of small objects, and freeing
+    them one by one at exit took 0.16 s of a front-matter edit. Every file is closed and
+    every child process reaped before `main` returns, so only the memory is left to the
+    operating system. (`main` itself, as tests call it, returns as usual.)
+    """
+    try:
+        main()
+        code = 0
+    except SystemExit as exc:  # how click ends, whatever the outcome
+        if exc.code is None or isinstance(exc.code, int):
+            code = exc.code or 0
+        else:
+            print(exc.code, file=sys.stderr)
+            code = 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # a closed pipe: nothing more can be said
+            code = code or 1
+    os._exit(code)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

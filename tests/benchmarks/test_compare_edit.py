@@ -28,8 +28,8 @@ def test_both_sides_are_timed_alternately_and_left_as_they_were(tmp_path: Path) 
 
 
 def test_the_command_imports_sitegen_from_the_checkout_given(tmp_path: Path) -> None:
-    code = compare_edit.command(tmp_path / "elsewhere", tmp_path)[2].replace("from sitegen.cli import main; "
-                                                                             "sys.exit(main())",
-                                                                             "print(sys.path[0])")
-    shown = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout
+    code = compare_edit.command(tmp_path / "elsewhere", tmp_path)[2]
+    probe = code.replace("from sitegen import cli; sys.exit(getattr(cli, 'run', cli.main)())", "print(sys.path[0])")
+    assert probe != code
+    shown = subprocess.run([sys.executable, "-c", probe], check=True, capture_output=True, text=True).stdout
     assert shown.strip() == str(tmp_path / "elsewhere")

@@ -1,0 +1,41 @@
+"""The `sitegen` program (`cli.run`): exit codes and output survive leaving without interpreter teardown."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from .site_factory import copy_site
+
+PROGRAM = [sys.executable, "-c", "import sys; sys.argv[0] = 'sitegen'; from sitegen.cli import run; run()"]
+
+
+def _sitegen(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*PROGRAM, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_a_build_exits_zero_with_its_summary_and_every_file_written(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=5)
+    done = _sitegen("build", "--root", str(root), "--no-search")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("built ") and "into" in done.stdout
+    assert (root / "public" / "index.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
+    assert (root / ".sitegen-cache" / "build.json").is_file()  # saved before leaving
+    again = _sitegen("build", "--root", str(root), "--no-search")
+    assert again.returncode == 0 and "0 written" in again.stdout  # the state saved is whole
+
+
+def test_a_failed_build_exits_one_and_its_error_is_printed(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=5)
+    entry = sorted((root / "content" / "papers").glob("*.md"))[0]
+    entry.write_text(entry.read_text(encoding="utf-8").replace("title:", "title: [unclosed", 1), encoding="utf-8")
+    done = _sitegen("build", "--root", str(root), "--no-search")
+    assert done.returncode == 1
+    assert f"content/papers/{entry.name}:" in done.stderr and "failed" in done.stderr
+
+
+def test_usage_errors_and_help_keep_their_exit_codes() -> None:
+    assert _sitegen("no-such-command").returncode == 2
+    shown = _sitegen("--help")
+    assert shown.returncode == 0 and "build" in shown.stdout
