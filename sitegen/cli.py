@@ -43,7 +43,7 @@ def _on_terminal() -> bool:
     return sys.stderr.isatty()
 
 root_option = click.option(
-    "--root", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+    "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("."),
     show_default=True, help="The site directory (holding site.yaml and content/).",
 )
 

@@ -39,3 +39,13 @@ def test_usage_errors_and_help_keep_their_exit_codes() -> None:
     assert _sitegen("no-such-command").returncode == 2
     shown = _sitegen("--help")
     assert shown.returncode == 0 and "build" in shown.stdout
+
+
+def test_a_root_that_does_not_exist_is_an_error_and_nothing_is_created(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-site"
+    for command in ("build", "check", "serve", "import", "new", "deploy"):
+        args = [command, "--root", str(missing)] + (["A title"] if command == "new" else [])
+        done = _sitegen(*args)
+        assert done.returncode == 2, (command, done.stdout, done.stderr)
+        assert str(missing) in done.stderr and "does not exist" in done.stderr, command
+    assert not missing.exists()
