@@ -35,9 +35,7 @@ from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous
 from .fsutil import StagedFiles
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
-from .parallel import render_all
 from .render import Renderer, asset_hashes, make_environment, static_files
-from .writer import staged
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 # From this many papers a front-matter edit in a new `sitegen build` renders the pages that list
@@ -197,6 +195,9 @@ class SiteState:
         renderer = self._renderer(site, env, static)
         # Staged like `sitegen build`: rendered in parallel for large sites, never all held in memory,
         # swapped in only when complete, with unchanged files kept (hard links, same mtime).
+        from .parallel import render_all  # forking machinery an edit in a new process has no need of
+        from .writer import staged
+
         with staged(self.output) as stage:
             plan = render_all(renderer, lambda: routes.plan(site), stage, None)
             for name, path in static.items():
