@@ -20,16 +20,19 @@ class ForkedBytes:
 
     Without fork, if the fork fails, or with `beside=False` (nothing to do meanwhile),
     `work` runs here and now, and what it raises is raised. A child that raises answers
-    None. A thread reads the child's answer as it is written (a pipe holds 64 KB), so a
-    child with megabytes to say never waits for this process. The child leaves with
-    `os._exit`: it runs none of this process's exit handlers and flushes none of its buffers.
+    None. With `streamed`, a thread reads the child's answer as it is written (a pipe holds
+    64 KB), so a child with megabytes to say never waits for this process; without, the
+    answer is read by `result()`, and this process starts no thread (a process with threads
+    should not fork again). The child leaves with `os._exit`: it runs none of this
+    process's exit handlers and flushes none of its buffers.
     """
 
-    def __init__(self, work: Callable[[], bytes], beside: bool = True):
+    def __init__(self, work: Callable[[], bytes], beside: bool = True, streamed: bool = True):
         self._answer: bytes | None = None
         self._done = False
         self.pid = 0  # the child, 0 when the work ran here
         self._chunks: list[bytes] = []
+        self._pipe = -1
         self._reader: threading.Thread | None = None
         if beside and hasattr(os, "fork"):
             pid = -1
@@ -52,22 +55,25 @@ class ForkedBytes:
                     os._exit(0)
             if pid > 0:
                 os.close(write_end)
-                self.pid = pid
-                self._reader = threading.Thread(target=self._read, args=(read_end,), daemon=True)
-                self._reader.start()
+                self.pid, self._pipe = pid, read_end
+                if streamed:
+                    self._reader = threading.Thread(target=self._read, daemon=True)
+                    self._reader.start()
                 return
         self._answer, self._done = work(), True
 
-    def _read(self, pipe: int) -> None:
-        with os.fdopen(pipe, "rb") as handle:
+    def _read(self) -> None:
+        with os.fdopen(self._pipe, "rb") as handle:
             while chunk := handle.read(1 << 20):
                 self._chunks.append(chunk)
 
     def result(self) -> bytes | None:
         """What the work returned (waits for the child the first time); None if the child failed."""
         if not self._done:
-            assert self._reader is not None
-            self._reader.join()
+            if self._reader is None:
+                self._read()
+            else:
+                self._reader.join()
             os.waitpid(self.pid, 0)
             data = b"".join(self._chunks)
             self._chunks.clear()
@@ -77,10 +83,13 @@ class ForkedBytes:
 
 
 class Forked(ForkedBytes):
-    """A forked job answering yes or no: `result()` is False when the work said so or raised in the child."""
+    """A forked job answering yes or no: `result()` is False when the work said so or raised in the child.
+
+    Its answer is one byte, which a pipe always holds: it is read by `result()`, no thread waits for it.
+    """
 
     def __init__(self, work: Callable[[], bool], beside: bool = True):
-        super().__init__(lambda: b"1" if work() else b"0", beside)
+        super().__init__(lambda: b"1" if work() else b"0", beside, streamed=False)
 
     def result(self) -> bool:  # type: ignore[override]
         return super().result() == b"1"

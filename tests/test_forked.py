@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +97,12 @@ def test_a_raising_child_answers_none_and_a_raising_work_here_raises() -> None:
     assert ForkedBytes(fails).result() is None
     with pytest.raises(RuntimeError, match="lost"):
         ForkedBytes(fails, beside=False)
+
+
+def test_a_yes_or_no_job_starts_no_thread_so_the_process_may_fork_again() -> None:
+    before = threading.active_count()
+    job = Forked(lambda: time.sleep(0.3) is None)  # still working when the threads are counted
+    assert job.pid and threading.active_count() == before
+    assert job.result() is True
+    streamed = ForkedBytes(lambda: b"x" * 100_000)  # read by a thread, which ends with the answer
+    assert streamed.result() == b"x" * 100_000 and threading.active_count() == before
