@@ -209,7 +209,9 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
                               len(state.hashes))
     if state.signature != saved.signature:  # what the records hold is part of the signature
         notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
-    model_cache.save(root, state.site, model_key(inputs, {path: row[0] for path, row in table.items()}))
+    site = getattr(state, "site", None)  # the model of the output as it now stands
+    if site is not None:
+        model_cache.save(root, site, model_key(inputs, {path: row[0] for path, row in table.items()}))
     return result
 
 
