@@ -352,6 +352,7 @@ class SiteState:
             finally:
                 if stores is not None:
                     stores.previous = None
+                    renderer.forget_previous()
             change = self._apply(outgoing, set())
         except BaseException:
             if outgoing is not None:

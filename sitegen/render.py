@@ -245,6 +245,12 @@ class Renderer:
             self.stores.save_layout(store, self.site.order, lengths, len(prefix), len(separator), len(data), digest)
         return data
 
+    def forget_previous(self) -> None:
+        """Close the last build's whole-list files that pieces were read from (see fragments.FilePieces)."""
+        for pieces in self._from_file.values():
+            pieces.close()
+        self._from_file.clear()
+
     def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
         return [self.site.papers[s] for s in slugs]
 
