@@ -13,7 +13,6 @@ from . import config as site_config
 from . import model, model_cache, routes
 from .cache import CACHE_DIR, EntryCache
 from .errors import BuildFailed, Report
-from .model_cache import model_key
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
     from .buildstate import OutputsCheck
@@ -211,7 +210,7 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
         notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
     site = getattr(state, "site", None)  # the model of the output as it now stands
     if site is not None:
-        model_cache.save(root, site, model_key(inputs, {path: row[0] for path, row in table.items()}))
+        model_cache.save(root, site, model_cache.model_key(inputs, {path: row[0] for path, row in table.items()}))
     return result
 
 
@@ -272,5 +271,5 @@ def _save_caches(root: Path, cache: EntryCache, site: model.Site, signature: str
 
     cache.save()
     save_records(root, site, signature)
-    model_cache.save(root, site, model_key(inputs, cache.keys))
+    model_cache.save(root, site, model_cache.model_key(inputs, cache.keys))
     return True

@@ -73,7 +73,7 @@ def run() -> None:
     """The `sitegen` program: `main`, then leave without tearing the interpreter down.
 
     A build of 10,000 papers ends holding a few hundred MB of small objects, and freeing
-    them one by one at exit took 0.16 s of a front-matter edit. Every file is closed and
+    them one by one at exit took 0.19 s of a front-matter edit. Every file is closed and
     every child process reaped before `main` returns, so only the memory is left to the
     operating system. (`main` itself, as tests call it, returns as usual.)
     """

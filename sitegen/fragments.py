@@ -133,15 +133,15 @@ class FragmentStores:
             if layout.get("stamp") != self.stamp or layout.get("digest") != previous.digests.get(output):
                 return None
             handle = open(previous.folder / output, "rb")  # noqa: SIM115  (read from as the file is joined again)
+            found = None
             try:
                 if os.fstat(handle.fileno()).st_size == layout["size"]:
-                    return FilePieces(handle, layout["size"], layout["head"], layout["gap"], layout["slugs"],
-                                      layout["lengths"], previous.stale)
-            except BaseException:
-                handle.close()
-                raise
-            handle.close()
-            return None
+                    found = FilePieces(handle, layout["size"], layout["head"], layout["gap"], layout["slugs"],
+                                       layout["lengths"], previous.stale)
+            finally:
+                if found is None:  # else the renderer closes it once the update has rendered
+                    handle.close()
+            return found
         except (OSError, ValueError, KeyError, TypeError, AttributeError):  # msgspec's DecodeError is a ValueError
             return None
 

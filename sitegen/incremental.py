@@ -556,8 +556,9 @@ class SiteState:
             else:
                 rendering.append(spec)
         there = [spec for spec in rendering if spec.kind not in MANY] if beside else []
+        here = [spec for spec in rendering if spec.kind in MANY] if there else rendering
         job = ForkedBytes(partial(_rendered, renderer, there)) if there else None
-        for spec in rendering if job is None else [spec for spec in rendering if spec.kind in MANY]:
+        for spec in here:
             outgoing.add(spec.output, renderer.render(spec))
         if job is not None:
             answer = job.result()
