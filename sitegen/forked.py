@@ -9,8 +9,10 @@ A thread would not overlap them: all hold the GIL most of the time.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
+import signal
 import threading
 from collections.abc import Callable
 
@@ -66,6 +68,21 @@ class ForkedBytes:
         with os.fdopen(self._pipe, "rb") as handle:
             while chunk := handle.read(1 << 20):
                 self._chunks.append(chunk)
+
+    def cancel(self) -> None:
+        """Stop a child whose answer is no longer wanted, and reap it; `result()` is then None."""
+        if self._done:
+            return
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+            if self._reader is None:
+                os.close(self._pipe)
+            else:
+                self._reader.join()  # the pipe reads as ended, and the reader closes it
+        self._chunks.clear()
+        self._answer, self._done = None, True
 
     def result(self) -> bytes | None:
         """What the work returned (waits for the child the first time); None if the child failed."""

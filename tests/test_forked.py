@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,21 @@ def test_a_yes_or_no_job_starts_no_thread_so_the_process_may_fork_again() -> Non
     assert job.result() is True
     streamed = ForkedBytes(lambda: b"x" * 100_000)  # read by a thread, which ends with the answer
     assert streamed.result() == b"x" * 100_000 and threading.active_count() == before
+
+
+def test_a_cancelled_job_is_stopped_and_reaped_and_answers_none() -> None:
+    before = _children()
+    slow: list[Callable[[], ForkedBytes]] = [lambda: Forked(lambda: time.sleep(30) is None),
+                                             lambda: ForkedBytes(lambda: time.sleep(30) or b"late")]
+    for make in slow:
+        job = make()
+        assert job.pid
+        started = time.monotonic()
+        job.cancel()
+        assert time.monotonic() - started < 5 and _children() <= before
+        assert not job.result()
+        job.cancel()  # twice is harmless
+    done = Forked(lambda: True)
+    assert done.result() is True
+    done.cancel()  # an answer taken stays
+    assert done.result() is True
