@@ -183,6 +183,19 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
         return None
     state.stores = _stores(root, inputs)
     state.before_writing = intact.result  # checked beside the restore and rendering, before anything is written
+    key = model_cache.model_key(inputs, {path: row[0] for path, row in table.items()})
+    saved_model: list[model.Site] = []
+
+    def save_model(site: model.Site) -> None:
+        """The model of the entries as they now are, saved while the edit's pages render in a child.
+
+        Saved before the output is: a model is keyed by the entries it was made from, so one
+        saved by an update that then fails is only never asked for.
+        """
+        model_cache.save(root, site, key)
+        saved_model.append(site)
+
+    state.while_rendering = save_model
     try:
         change = state.update(changed)
     except OutputsChanged:
@@ -211,8 +224,8 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     if state.signature != saved.signature:  # what the records hold is part of the signature
         notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
     site = getattr(state, "site", None)  # the model of the output as it now stands
-    if site is not None:
-        model_cache.save(root, site, model_cache.model_key(inputs, {path: row[0] for path, row in table.items()}))
+    if site is not None and not (saved_model and saved_model[-1] is site):
+        model_cache.save(root, site, key)
     return result
 
 

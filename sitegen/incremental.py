@@ -129,6 +129,9 @@ class SiteState:
         # Asked before the first file is written: False raises OutputsChanged. `sitegen build`
         # checks the output folder in another process while this one renders.
         self.before_writing: Callable[[], bool] | None = None
+        # Work for this process while a forked child renders an edit's pages (`sitegen build`
+        # saves the new model then); it is given the model the edit made.
+        self.while_rendering: Callable[[model.Site], None] | None = None
 
     @property
     def signature(self) -> str:
@@ -345,10 +348,19 @@ class SiteState:
             if stores is not None:
                 stores.previous = Previous(self.output, self.hashes, set(fresh) | patch.papers)
             outgoing = _Outgoing(self, renderer.digests)
+            beside = self._beside(patch.site)
+            signature: list[str] = []  # the entries' new list signature, worked out while the child renders
+
+            def meanwhile() -> None:
+                signature.append(list_signature(self._content(entries, self.profiles, Report()), self.drafts,
+                                                patch.site))
+                if self.while_rendering is not None:
+                    self.while_rendering(patch.site)
+
             try:
                 deferred = self._render(renderer, new_plan, _writing_order(new_plan, selected), outgoing,
-                                        _edited_pages(tokens) if self.write_later else None,
-                                        self._beside(patch.site))
+                                        _edited_pages(tokens) if self.write_later else None, beside,
+                                        meanwhile if beside else None)
             finally:
                 if stores is not None:
                     stores.previous = None
@@ -364,7 +376,7 @@ class SiteState:
         change.deferred = self._later(deferred)
         if self._by_token is not None:
             _reindex(self._by_token, plan, replaced)
-        self.site, self.entries, self._signature = patch.site, entries, None
+        self.site, self.entries, self._signature = patch.site, entries, signature[0] if signature else None
         if self.plan is not None:
             self.plan = new_plan
         change.rendered, change.papers = outgoing.count, patch.papers
@@ -539,13 +551,15 @@ class SiteState:
 
     # -- rendering and writing ----------------------------------------------------
     def _render(self, renderer: Renderer, specs: dict[str, routes.PageSpec], selected: Iterable[str],
-                outgoing: _Outgoing, first: set[str] | None = None, beside: bool = False) -> dict[str, routes.PageSpec]:
+                outgoing: _Outgoing, first: set[str] | None = None, beside: bool = False,
+                meanwhile: Callable[[], None] | None = None) -> dict[str, routes.PageSpec]:
         """Render the selected outputs into `outgoing`, but for those left pending (returned): kinds
         written when asked for, and, given `first`, every output not in it.
 
         `beside`: the pages render in a forked child while this process joins the files made
         of every paper's or many papers' stored pieces (whole lists, bibliographies), whose
-        stores it loads once (for a renderer nothing outlives: the child's caches are lost).
+        stores it loads once (for a renderer nothing outlives: the child's caches are lost),
+        and then does `meanwhile`, which otherwise waited for the update to finish.
         """
         deferred: dict[str, routes.PageSpec] = {}
         rendering: list[routes.PageSpec] = []
@@ -558,10 +572,14 @@ class SiteState:
         there = [spec for spec in rendering if spec.kind not in MANY] if beside else []
         here = [spec for spec in rendering if spec.kind in MANY] if there else rendering
         job = ForkedBytes(partial(_rendered, renderer, there)) if there else None
-        for spec in here:
-            outgoing.add(spec.output, renderer.render(spec))
+        try:
+            for spec in here:
+                outgoing.add(spec.output, renderer.render(spec))
+            if meanwhile is not None:
+                meanwhile()
+        finally:
+            answer = job.result() if job is not None else None  # the child is always waited for
         if job is not None:
-            answer = job.result()
             if answer is None:  # the child failed: render its pages here, where an error is reported as usual
                 for spec in there:
                     outgoing.add(spec.output, renderer.render(spec))

@@ -257,12 +257,8 @@ def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tu
     assert asked == [1] and tree_bytes(output) == before
 
 
-@pytest.mark.parametrize("op", [("title", 1, 2), ("authors", 4, 3), ("tags", 3, 1), ("date", 2, 5)])
-@pytest.mark.parametrize("child_fails", [False, True])
-def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_clean_build(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: tuple[str, int, int], child_fails: bool) -> None:
-    """A large list's front-matter edit renders its pages in a child; if the child fails, they render here."""
-    monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0)
+def _count_render_children(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the render children an update forks from now on (0: the work ran here)."""
     children: list[int] = []
 
     class Counted(ForkedBytes):
@@ -271,6 +267,16 @@ def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_cl
             children.append(self.pid)
 
     monkeypatch.setattr(incremental, "ForkedBytes", Counted)
+    return children
+
+
+@pytest.mark.parametrize("op", [("title", 1, 2), ("authors", 4, 3), ("tags", 3, 1), ("date", 2, 5)])
+@pytest.mark.parametrize("child_fails", [False, True])
+def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_clean_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: tuple[str, int, int], child_fails: bool) -> None:
+    """A large list's front-matter edit renders its pages in a child; if the child fails, they render here."""
+    monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0)
+    children = _count_render_children(monkeypatch)
     if child_fails:
         def fails(*args: object) -> bytes:
             raise RuntimeError("the child fails")
@@ -285,6 +291,39 @@ def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_cl
     assert tree_bytes(output) == tree_bytes(_clean_build(root, tmp_path / "clean"))
 
 
+def _fail_rendering(monkeypatch: pytest.MonkeyPatch, kind: str) -> list[str]:
+    """Make rendering a page of this kind fail with a template error; the kinds rendered, in order."""
+    rendered: list[str] = []
+    real = Renderer.render
+
+    def failing(self: Renderer, spec: routes.PageSpec) -> bytes | bytearray:
+        rendered.append(spec.kind)
+        if spec.kind == kind:
+            raise SitegenError.single(Location(f"themes/default/templates/{kind}.html", 1), "E401", "boom", "")
+        return real(self, spec)
+
+    monkeypatch.setattr(Renderer, "render", failing)
+    return rendered
+
+
+def test_a_failure_beside_the_render_child_still_reaps_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0)
+    children = _count_render_children(monkeypatch)
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    before = tree_bytes(output)
+    _fail_rendering(monkeypatch, "reading-list-ris")  # rendered here, while the child renders the pages
+    apply(root, ("title", 1, 2))
+    with pytest.raises(SitegenError):
+        build(root, output, search=False)
+    assert children and all(children)
+    for pid in children:  # waited for: no zombie left
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+    assert tree_bytes(output) == before
+
+
 def test_an_update_that_fails_after_staging_files_replaces_none_and_leaves_no_temporaries(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole-list files are written to temporaries while the pages after them render; a failure drops them."""
@@ -292,16 +331,7 @@ def test_an_update_that_fails_after_staging_files_replaces_none_and_leaves_no_te
     output = tmp_path / "public"
     build(root, output, search=False)
     before = tree_bytes(output)
-    rendered: list[str] = []
-    real = Renderer.render
-
-    def failing(self: Renderer, spec: routes.PageSpec) -> bytes | bytearray:
-        rendered.append(spec.kind)
-        if spec.kind == "tag":
-            raise SitegenError.single(Location("themes/default/templates/tag.html", 1), "E401", "boom", "")
-        return real(self, spec)
-
-    monkeypatch.setattr(Renderer, "render", failing)
+    rendered = _fail_rendering(monkeypatch, "tag")
     apply(root, ("title", 1, 2))
     with pytest.raises(SitegenError):
         build(root, output, search=False)

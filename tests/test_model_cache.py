@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import buildstate, model, model_cache
+from sitegen import buildstate, incremental, model, model_cache
 from sitegen import config as site_config
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
@@ -84,8 +84,12 @@ def test_the_key_follows_every_entry_file_and_every_input() -> None:
     assert model_cache.model_key(inputs, {"content/papers/a.md": "1"}) != key
 
 
+@pytest.mark.parametrize("beside", [False, True])
 def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_the_new_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: bool) -> None:
+    """Beside: the edit's pages render in a child, and the model and list signature are worked out meanwhile."""
+    if beside:
+        monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0)
     root = copy_site(tmp_path / "site", papers=12)
     output = tmp_path / "public"
     build(root, output, search=False)  # a full build saves its model
@@ -110,6 +114,7 @@ def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_th
     assert "A new title 1: patched & saved" in {p.entry.title for p in built.papers.values()}
     entries = {e.source_path: e for e in content.entries}
     _assert_same_site(model_cache.load(root, key, built.config, entries, content.profiles), built)
+    assert saved.signature == incremental.list_signature(content, False)
     cache = EntryCache(root)
     assert all(cache.get(row[0], path, entries[path].slug) == entries[path] for path, row in saved.entries.items())
 
