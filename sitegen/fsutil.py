@@ -6,7 +6,7 @@ import os
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one file
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -14,6 +14,15 @@ if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one fil
 # Files written at once by `StagedFiles`: each waits on its fsync with the GIL released, so
 # an edit's 90 files at 10,000 papers wait together instead of one after another.
 WRITERS = 4
+
+
+class Splice(Protocol):
+    """A file's bytes that write themselves (fragments.Spliced: copied from another file by the kernel)."""
+
+    def write_to(self, fd: int) -> None: ...
+
+
+Data = bytes | bytearray | str | Splice
 
 
 def _umask() -> int:
@@ -26,7 +35,7 @@ def _umask() -> int:
 _NEW_FILE_MODE = 0o666 & ~_umask()
 
 
-def write_atomic(path: Path, data: bytes | bytearray | str, durable: bool = True) -> None:
+def write_atomic(path: Path, data: Data, durable: bool = True) -> None:
     """Write to a temporary file beside `path`, fsync it, then rename it over `path`.
 
     `durable=False` skips the fsync: still atomic for readers, for files a crash may lose
@@ -39,7 +48,7 @@ def write_atomic(path: Path, data: bytes | bytearray | str, durable: bool = True
     os.replace(_stage(path, data, durable), path)
 
 
-def _stage(path: Path, data: bytes | bytearray | str, durable: bool) -> str:
+def _stage(path: Path, data: Data, durable: bool) -> str:
     """The temporary file holding `data` beside `path`, written (and fsynced when `durable`), not yet renamed."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -51,8 +60,11 @@ def _stage(path: Path, data: bytes | bytearray | str, durable: bool) -> str:
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
-            handle.write(payload)
-            handle.flush()
+            if isinstance(payload, bytes | bytearray):
+                handle.write(payload)
+                handle.flush()
+            else:
+                payload.write_to(handle.fileno())
             if durable:
                 os.fsync(handle.fileno())
     except BaseException:
@@ -75,7 +87,7 @@ class StagedFiles:
         self._pool: ThreadPoolExecutor | None = None
         self._staged: dict[Path, Future[str] | _Written] = {}
 
-    def add(self, path: Path, data: bytes | bytearray) -> None:
+    def add(self, path: Path, data: bytes | bytearray | Splice) -> None:
         if path in self._staged:
             self._discard([self._staged.pop(path)])
         if not self.durable:  # no fsync to wait for: a thread would only cost

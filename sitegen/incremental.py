@@ -31,11 +31,11 @@ from . import model, routes
 from .cache import EntryCache
 from .errors import BuildFailed, Report, relpath
 from .forked import ForkedBytes
-from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous
+from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous, Spliced
 from .fsutil import StagedFiles
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
-from .render import Renderer, asset_hashes, make_environment, static_files
+from .render import Rendered, Renderer, asset_hashes, make_environment, static_files
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 # From this many papers a front-matter edit in a new `sitegen build` renders the pages that list
@@ -574,7 +574,7 @@ class SiteState:
         job = ForkedBytes(partial(_rendered, renderer, there)) if there else None
         try:
             for spec in here:
-                outgoing.add(spec.output, renderer.render(spec))
+                outgoing.add(spec.output, renderer.render_file(spec))
             if meanwhile is not None:
                 meanwhile()
         finally:
@@ -660,10 +660,11 @@ class _Outgoing:
         self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it
         self.count = 0  # files handed in
 
-    def add(self, out: str, data: bytes | bytearray) -> None:
+    def add(self, out: str, data: Rendered) -> None:
         self.count += 1
         state = self.state
-        digest = self.known.pop(out, None) or hashlib.sha256(data).hexdigest()
+        digest = self.known.pop(out, None) or (
+            data.digest() if isinstance(data, Spliced) else hashlib.sha256(data).hexdigest())
         if state.hashes.get(out) == digest and (state.output / out).exists():
             return
         if not self.staged:

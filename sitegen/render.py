@@ -26,6 +26,7 @@ from .routes import PageSpec
 from .template_cache import TemplateCache
 
 PACKAGE_THEMES = Path(__file__).resolve().parent.parent / "themes"
+Rendered = bytes | bytearray | fragments.Spliced  # an output file's bytes, or a whole-list file to splice
 
 
 def theme_dirs(root: Path, name: str) -> list[Path]:
@@ -139,7 +140,7 @@ class Renderer:
         self.digests: dict[str, str] = {}  # whole-list output -> sha256 of its bytes as last joined, to hash 90 MB once
         # The last build's whole-list files, by store, where a store's pieces came from (see FilePieces)
         self._from_file: dict[str, fragments.FilePieces] = {}
-        self._kinds: dict[str, Callable[[PageSpec], bytes | bytearray]] = {
+        self._kinds: dict[str, Callable[[PageSpec], Rendered]] = {
             "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
             "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
             "cite-json": lambda s: citations.csl_json([site.papers[s.key]], site.config).encode(),
@@ -174,76 +175,76 @@ class Renderer:
         self._encoded = {name: caches[f"{name}-bytes"] for name in self._encoded}
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
-                suffix: bytes, empty: bytes) -> bytearray:
+                suffix: bytes, empty: bytes) -> bytearray | fragments.Spliced:
         """A whole-list file: every paper's cached piece in the site's order, joined as bytes.
 
         The pieces are copied into one growing buffer as they are encoded, not gathered and then
         joined: at 10,000 papers each file is 22 MB, and holding its pieces and the joined copy
         at once set the peak memory of a build. The buffer itself is returned.
+        With the last build's file (see fragments.FilePieces), the runs of unchanged pieces in
+        it are listed with the few new pieces, and the file is written from it by the kernel
+        (fragments.Spliced), or, where the pieces are to be saved, read into a buffer of the file's size.
         With fragment stores, the pieces are saved for the next process, as views of the
         buffer, then freed unless this renderer lives on: no other file of a build joins them again.
         """
         text: dict[str, str] = self.caches()[store]
         encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
         papers, config, keep = self.site.papers, self.site.config, self.keep_encoded
-        previous = self._from_file.get(store)
-        if previous is not None and previous.gap != len(separator):
-            previous = None
-        place = previous.place if previous is not None else {}
-        data = bytearray(prefix)
-        lengths: list[int] = []
-        joined = 0  # pieces in `data`
-        first = last = -1  # the run of the last build's pieces not yet copied, by place in its file
 
-        def copy_run() -> None:
-            nonlocal data, joined, first
-            if first >= 0:
-                assert previous is not None
-                if joined:
-                    data += separator
-                data += previous.span(first, last)
-                joined += last - first + 1
-                first = -1
-
-        for slug in self.site.order:
+        def new_piece(slug: str) -> bytes:
             data_ = encoded.get(slug)
             if data_ is None:
-                at = place.get(slug)
-                if at is not None:  # as the last build wrote it: copied with its neighbours there
-                    if first < 0 or at != last + 1:
-                        copy_run()
-                        first = at
-                    last = at
-                    lengths.append(previous.lengths[at])  # type: ignore[union-attr]
-                    continue
                 line = text.get(slug)
                 if line is None:
                     line = text[slug] = piece(papers[slug], config)
                 data_ = line.encode("utf-8")
                 if keep:
                     encoded[slug] = data_
-            copy_run()
-            if joined:
-                data += separator
-            data += data_
-            joined += 1
-            lengths.append(len(data_))
-        copy_run()
-        if not lengths:
-            return bytearray(empty)
-        data += suffix
+            return data_
+
+        previous = self._from_file.get(store)
+        if previous is not None and previous.gap != len(separator):
+            previous = None
+        lengths: list[int] = []
+        if previous is None:
+            data = bytearray(prefix)
+            for slug in self.site.order:
+                data_ = new_piece(slug)
+                if lengths:
+                    data += separator
+                data += data_
+                lengths.append(len(data_))
+            if not lengths:
+                return bytearray(empty)
+            data += suffix
+        else:
+            parts = _parts(self.site.order, previous, encoded, new_piece, lengths)
+            if not lengths:
+                return bytearray(empty)
+            if self.stores is not None and not self.stores.worth_saving(store, len(lengths)):
+                spliced = _spliced(parts, previous, prefix, separator, suffix)
+                digest = self.digests[fragments.OUTPUT_OF[store]] = spliced.digest()
+                self.stores.save_layout(store, self.site.order, lengths, len(prefix), len(separator),
+                                        len(spliced), digest)
+                self._release(store)
+                return spliced
+            data = _filled(parts, previous, prefix, separator, suffix)
         if self.stores is not None:
             with memoryview(data) as view:
                 if self.stores.worth_saving(store, len(lengths)):
                     views = fragments.pieces(view, len(prefix), len(separator), lengths)
                     self.stores.save(store, zip(self.site.order, views, strict=True), papers)
                 digest = self.digests[fragments.OUTPUT_OF[store]] = hashlib.sha256(view).hexdigest()
-            if not keep:  # what the build renders next may need the memory
-                encoded.clear()
-                if store in fragments.WHOLE_LIST_ONLY:
-                    text.clear()
+            self._release(store)
             self.stores.save_layout(store, self.site.order, lengths, len(prefix), len(separator), len(data), digest)
         return data
+
+    def _release(self, store: str) -> None:
+        """Free a joined store's pieces unless this renderer lives on: what the build renders next may need them."""
+        if not self.keep_encoded:
+            self._encoded[store].clear()
+            if store in fragments.WHOLE_LIST_ONLY:
+                self.caches()[store].clear()
 
     def forget_previous(self) -> None:
         """Close the last build's whole-list files that pieces were read from (see fragments.FilePieces)."""
@@ -265,6 +266,11 @@ class Renderer:
 
     def render(self, spec: PageSpec) -> bytes | bytearray:
         """The bytes of one output file; template errors name the template file and line."""
+        data = self.render_file(spec)
+        return data if isinstance(data, bytes | bytearray) else bytes(data)
+
+    def render_file(self, spec: PageSpec) -> Rendered:
+        """As `render`, but a whole-list file joined from the last build's comes as a fragments.Spliced."""
         store = fragments.MANY.get(spec.kind) if self.stores is not None else None
         if store is None:
             return self._render(spec)
@@ -284,7 +290,7 @@ class Renderer:
                     cache.setdefault(slug, str(data, "utf-8"))
         return self._render(spec)
 
-    def _render(self, spec: PageSpec) -> bytes | bytearray:
+    def _render(self, spec: PageSpec) -> Rendered:
         direct = self._kinds.get(spec.kind)
         if direct:
             return direct(spec)
@@ -401,3 +407,70 @@ def asset_hashes(static_files: dict[str, Path]) -> dict[str, str]:
 
 
 __all__ = ["Items", "Renderer", "asset_hashes", "make_environment", "relative_root", "theme_dirs"]
+
+
+def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict[str, bytes],
+           new_piece: Callable[[str], bytes], lengths: list[int]) -> list[bytes | tuple[int, int]]:
+    """A whole-list file in parts: new pieces, and runs of the last build's pieces, (first, last) place
+    in `previous`, where they follow each other there as they do now. Each piece's length goes to `lengths`."""
+    place, held = previous.place, previous.lengths
+    parts: list[bytes | tuple[int, int]] = []
+    first = last = -1  # the run not yet listed
+    for slug in order:
+        at = place.get(slug) if slug not in encoded else None
+        if at is not None:  # as the last build wrote it
+            if first < 0 or at != last + 1:
+                if first >= 0:
+                    parts.append((first, last))
+                first = at
+            last = at
+            lengths.append(held[at])
+            continue
+        if first >= 0:
+            parts.append((first, last))
+            first = -1
+        data = new_piece(slug)
+        parts.append(data)
+        lengths.append(len(data))
+    if first >= 0:
+        parts.append((first, last))
+    return parts
+
+
+def _spliced(parts: list[bytes | tuple[int, int]], previous: fragments.FilePieces, prefix: bytes,
+             separator: bytes, suffix: bytes) -> fragments.Spliced:
+    """As `_filled`, but as a file to be written from the last build's, not a buffer."""
+    spans: list[bytes | tuple[int, int]] = [prefix] if prefix else []
+    for i, part in enumerate(parts):
+        if i and separator:
+            spans.append(separator)
+        spans.append(part if isinstance(part, bytes) else previous.where(*part))
+    if suffix:
+        spans.append(suffix)
+    return fragments.Spliced(previous.path, spans)
+
+
+def _filled(parts: list[bytes | tuple[int, int]], previous: fragments.FilePieces | None, prefix: bytes,
+            separator: bytes, suffix: bytes) -> bytearray:
+    """`prefix`, the parts with `separator` between them, then `suffix`, in one buffer of that size.
+
+    A part is a piece's bytes or a run of the last build's pieces, (first, last) place in
+    `previous`, read from its file into the buffer.
+    """
+    sizes = [len(part) if isinstance(part, bytes) else previous.size(*part)  # type: ignore[union-attr]
+             for part in parts]
+    data = bytearray(len(prefix) + sum(sizes) + len(separator) * (len(parts) - 1) + len(suffix))
+    with memoryview(data) as view:
+        view[:len(prefix)] = prefix
+        at = len(prefix)
+        for i, (part, size) in enumerate(zip(parts, sizes, strict=True)):
+            if i:
+                view[at:at + len(separator)] = separator
+                at += len(separator)
+            if isinstance(part, bytes):
+                view[at:at + size] = part
+            else:
+                previous.read_into(view[at:at + size], *part)  # type: ignore[union-attr]
+            at += size
+        view[at:] = suffix
+    return data

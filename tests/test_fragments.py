@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
@@ -15,7 +17,8 @@ from hypothesis import strategies as st
 
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
-from sitegen.fragments import FOLDER, LAYOUT, OUTPUT_OF, SUFFIX, WHOLE_LIST, read_store, write_store
+from sitegen.fragments import FOLDER, LAYOUT, OUTPUT_OF, SUFFIX, WHOLE_LIST, Spliced, read_store, write_store
+from sitegen.fsutil import write_atomic
 from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
@@ -318,4 +321,65 @@ def test_pieces_from_the_output_follow_a_date_edit_that_moves_the_paper(site: Pa
     text = entry.read_text(encoding="utf-8")
     entry.write_text(re.sub(r"(?m)^date: .*$", "date: 2017-03-04", text, count=1), encoding="utf-8")
     build(site, public, search=False)
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+def _spliced_source(tmp_path: Path) -> tuple[Path, bytes]:
+    source = tmp_path / "last.bib"
+    data = bytes(range(256)) * 9000  # 2.3 MB: spans over several of the copy's buffers
+    source.write_bytes(data)
+    return source, data
+
+
+@pytest.mark.parametrize("kernel_copies", [True, False])
+def test_a_spliced_file_writes_and_hashes_its_spans_and_new_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                   kernel_copies: bool) -> None:
+    """Spans of the last build's file and new bytes, in order; where the kernel cannot copy between
+    the files (another file system), through a buffer, to the same bytes."""
+    if not kernel_copies:
+        def refused(*args: object) -> int:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+        monkeypatch.setattr(os, "copy_file_range", refused)
+    source, data = _spliced_source(tmp_path)
+    parts: list[bytes | tuple[int, int]] = [b"[\n", (5, 1_500_000), b"\xc3\xa9 new", (1_600_000, 700_001), b"\n]\n"]
+    expected = b"[\n" + data[5:1_500_005] + "é new".encode() + data[1_600_000:2_300_001] + b"\n]\n"
+    spliced = Spliced(source, parts)
+    assert len(spliced) == len(expected) and bytes(spliced) == expected
+    assert spliced.digest() == hashlib.sha256(expected).hexdigest()
+    target = tmp_path / "public" / "reading-list.bib"
+    write_atomic(target, spliced)
+    assert target.read_bytes() == expected
+    assert not [p for p in target.parent.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_a_spliced_file_whose_source_was_cut_short_is_refused(tmp_path: Path) -> None:
+    source, data = _spliced_source(tmp_path)
+    spliced = Spliced(source, [b"x", (1_000_000, 1_000_000)])
+    source.write_bytes(data[:1_500_000])
+    with pytest.raises(OSError, match="cut short"):
+        spliced.digest()
+    target = tmp_path / "public" / "reading-list.bib"
+    target.parent.mkdir()
+    target.write_bytes(b"as it was")
+    with pytest.raises(OSError, match="cut short"):
+        write_atomic(target, spliced)
+    assert target.read_bytes() == b"as it was" and len(list(target.parent.iterdir())) == 1
+
+
+def test_a_front_matter_edit_splices_the_whole_list_files_from_the_last_build(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The four whole-list files of a new build process's edit are written from the output's own, by the kernel."""
+    written: list[str] = []
+    real = Spliced.write_to
+
+    def counted(self: Spliced, fd: int) -> None:
+        written.append(self.source.name)
+        real(self, fd)
+
+    monkeypatch.setattr(Spliced, "write_to", counted)
+    public = tmp_path / "public"
+    _retitle(_entries(site)[4], "Spliced: a retitled paper & its lists")
+    build(site, public, search=False)
+    assert sorted(written) == sorted(OUTPUT_OF.values())
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")

@@ -20,7 +20,7 @@ from sitegen.cache import CACHE_DIR, EntryCache
 from sitegen.errors import Location, SitegenError
 from sitegen.forked import ForkedBytes
 from sitegen.incremental import OutputsChanged, SiteState
-from sitegen.render import Renderer
+from sitegen.render import Rendered, Renderer
 from sitegen.serve import ON_REQUEST, preview_state
 
 from .site_factory import copy_site, tree_bytes
@@ -294,15 +294,15 @@ def test_pages_rendered_in_a_forked_child_beside_the_whole_list_files_equal_a_cl
 def _fail_rendering(monkeypatch: pytest.MonkeyPatch, kind: str) -> list[str]:
     """Make rendering a page of this kind fail with a template error; the kinds rendered, in order."""
     rendered: list[str] = []
-    real = Renderer.render
+    real = Renderer.render_file
 
-    def failing(self: Renderer, spec: routes.PageSpec) -> bytes | bytearray:
+    def failing(self: Renderer, spec: routes.PageSpec) -> Rendered:
         rendered.append(spec.kind)
         if spec.kind == kind:
             raise SitegenError.single(Location(f"themes/default/templates/{kind}.html", 1), "E401", "boom", "")
         return real(self, spec)
 
-    monkeypatch.setattr(Renderer, "render", failing)
+    monkeypatch.setattr(Renderer, "render_file", failing)  # what `render` renders with
     return rendered
 
 
