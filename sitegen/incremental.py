@@ -16,7 +16,7 @@ import hashlib
 import marshal
 import os
 import uuid
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -111,7 +111,7 @@ class SiteState:
         self.drafts, self.asset_versions = drafts, asset_versions
         self.entries: dict[str, Entry] = {}
         self.profiles: dict[str, AuthorProfile] = {}
-        self.hashes: dict[str, str] = {}
+        self.hashes: MutableMapping[str, str] = {}  # output path -> sha256 of what it holds
         self.plan: dict[str, routes.PageSpec] | None = {}  # None: not known yet (state restored from disk)
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}

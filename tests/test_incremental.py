@@ -576,3 +576,22 @@ def test_a_rebuild_in_place_amends_the_table_of_outputs_instead_of_rewriting_it(
     build(root, public, search=False)
     assert table.read_bytes() != before and buildstate.load(root).patched == {}  # type: ignore[union-attr]
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_a_restored_states_output_hashes_are_the_saved_tables_and_take_changes(tmp_path: Path) -> None:
+    """Read from the saved table of outputs when first asked (see buildstate.SavedHashes), then a plain mapping."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    saved = buildstate.load(root)
+    assert saved is not None
+    state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
+    assert state is not None
+    expected = {out: row[0] for out, row in saved.outputs.items()}
+    hashes = state.hashes
+    assert len(hashes) == len(expected) > 50 and dict(hashes) == expected
+    some = next(iter(expected))
+    assert hashes.get(some) == expected[some] and hashes.get("nowhere.html") is None and "nowhere.html" not in hashes
+    hashes["new.html"] = "0" * 64
+    assert hashes.pop(some) == expected[some] and hashes.pop(some, None) is None
+    assert set(hashes) == set(expected) - {some} | {"new.html"}
