@@ -14,12 +14,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen import buildstate, incremental, routes
+from sitegen import buildstate, incremental, model, routes
+from sitegen import config as site_config
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
-from sitegen.errors import Location, SitegenError
+from sitegen.errors import Location, Report, SitegenError
 from sitegen.forked import ForkedBytes
 from sitegen.incremental import OutputsChanged, SiteState
+from sitegen.loader import Content, load_content
 from sitegen.render import Rendered, Renderer
 from sitegen.serve import ON_REQUEST, preview_state
 
@@ -239,16 +241,22 @@ def test_output_touched_by_hand_forces_a_full_build_after_an_edit_too(tmp_path: 
     assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
 
 
-@pytest.mark.parametrize("op", [("title", 1, 2), ("body", 2, 1), ("tags", 3, 1)])
-def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tuple[str, int, int]) -> None:
-    """`sitegen build` renders while the output is checked; a failed check stops it before the first write."""
-    root = copy_site(tmp_path / "site", papers=PAPERS)
-    output = tmp_path / "public"
+def _built_and_restored(folder: Path, name: str) -> tuple[Path, Path, buildstate.Saved, SiteState]:
+    """A site built into folder/public, and the state a new build process restores from it."""
+    root = copy_site(folder / name, papers=PAPERS)
+    output = folder / "public"
     build(root, output, search=False)
     saved = buildstate.load(root)
     assert saved is not None
     state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
     assert state is not None
+    return root, output, saved, state
+
+
+@pytest.mark.parametrize("op", [("title", 1, 2), ("body", 2, 1), ("tags", 3, 1)])
+def test_an_update_told_the_output_changed_writes_nothing(tmp_path: Path, op: tuple[str, int, int]) -> None:
+    """`sitegen build` renders while the output is checked; a failed check stops it before the first write."""
+    root, output, _, state = _built_and_restored(tmp_path, "site")
     asked: list[int] = []
     state.before_writing = lambda: bool(asked.append(1))
     before = tree_bytes(output)
@@ -351,13 +359,7 @@ def test_a_restored_state_plans_only_the_edited_sections_and_renders_the_same(
     select exactly what a scan of the whole plan selects."""
     changes = []
     for name, whole_plan in (("scoped", False), ("whole", True)):
-        root = copy_site(tmp_path / name / "site", papers=PAPERS)
-        output = tmp_path / name / "public"
-        build(root, output, search=False)
-        saved = buildstate.load(root)
-        assert saved is not None
-        state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
-        assert state is not None
+        root, output, _, state = _built_and_restored(tmp_path / name, "site")
         if whole_plan:
             site = state._current_site()
             assert site is not None
@@ -578,15 +580,37 @@ def test_a_rebuild_in_place_amends_the_table_of_outputs_instead_of_rewriting_it(
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
 
 
+@pytest.mark.parametrize("op", [("title", 1, 2), ("title", 2, 7), ("date", 2, 5), ("tags", 3, 1), ("authors", 4, 3),
+                                ("abstract", 5, 1), ("added", 6, 2), ("undate", 0, 1)])
+def test_an_edit_said_to_keep_the_list_signature_keeps_it(tmp_path: Path, op: tuple[str, int, int]) -> None:
+    """`same_signature` may only say yes where working the signature out again gives the same digest."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    for first in range(2):  # the second edit of a title keeps its cite-key base
+        before = _site_content(root)
+        apply(root, (op[0], op[1], op[2] + first))
+        after = _site_content(root)
+        old_site, new_site = (model.build_site(site_config.load(root), c) for c in (before, after))
+        old_entries = {e.source_path: e for e in before.entries}
+        edits = [(old_entries[e.source_path], e) for e in after.entries if old_entries[e.source_path] != e]
+        same = incremental.same_signature(edits, False, old_site.order, new_site.order)
+        if same:
+            assert incremental.list_signature(before, False) == incremental.list_signature(after, False)
+        if op[0] in {"title", "abstract"} and first:
+            assert same  # a title or abstract edit that moves nothing and renames no key
+        if op[0] in {"date", "tags", "authors", "added", "undate"} and edits:
+            assert not same
+
+
+def _site_content(root: Path) -> Content:
+    report = Report()
+    content = load_content(root, report)
+    assert not report.has_errors
+    return content
+
+
 def test_a_restored_states_output_hashes_are_the_saved_tables_and_take_changes(tmp_path: Path) -> None:
     """Read from the saved table of outputs when first asked (see buildstate.SavedHashes), then a plain mapping."""
-    root = copy_site(tmp_path / "site", papers=PAPERS)
-    output = tmp_path / "public"
-    build(root, output, search=False)
-    saved = buildstate.load(root)
-    assert saved is not None
-    state = buildstate.restore(root, output, saved, EntryCache(root), None, False)
-    assert state is not None
+    _, _, saved, state = _built_and_restored(tmp_path, "site")
     expected = {out: row[0] for out, row in saved.outputs.items()}
     hashes = state.hashes
     assert len(hashes) == len(expected) > 50 and dict(hashes) == expected
