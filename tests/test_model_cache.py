@@ -46,6 +46,7 @@ def test_a_saved_model_loads_equal_to_the_model_built_from_the_same_entries(tmp_
     config = site_config.load(root, "https://example.org/list/")
     built = model.build_site(config, content, drafts)
     assert any(p.unlisted_authors for p in built.papers.values())  # profile authors the entry leaves out
+    assert sum(a.profile is not None for a in built.authors) >= 2  # authors with profiles, as saved
     model_cache.save(root, built, "key")
     entries = {e.source_path: e for e in content.entries}
     _assert_same_site(model_cache.load(root, "key", config, entries, content.profiles), built)
