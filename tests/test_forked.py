@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import tempfile
 import threading
 import time
 from collections.abc import Callable
@@ -72,13 +74,22 @@ def test_a_fork_that_fails_runs_the_work_here_and_leaks_no_descriptor(monkeypatc
     assert set(os.listdir("/proc/self/fd")) == before
 
 
-def test_no_pipe_to_be_had_runs_the_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_pipe() -> tuple[int, int]:
+def test_no_descriptor_to_be_had_runs_the_work_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_descriptor(*args: object, **kwargs: object) -> int:
         raise OSError("too many open files")
 
-    monkeypatch.setattr(os, "pipe", no_pipe)
+    monkeypatch.setattr(os, "memfd_create", no_descriptor, raising=False)
+    monkeypatch.setattr(tempfile, "mkstemp", no_descriptor)
     assert Forked(lambda: True).pid == 0
     assert Forked(lambda: False).result() is False
+
+
+def test_without_memfd_the_answer_comes_through_a_nameless_temporary_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "memfd_create", raising=False)
+    before = set(os.listdir(tempfile.gettempdir()))
+    job = ForkedBytes(lambda: b"through a file" * 10_000)
+    assert job.pid and job.result() == b"through a file" * 10_000
+    assert set(os.listdir(tempfile.gettempdir())) <= before
 
 
 def test_megabytes_of_answer_come_back_whole_while_this_process_goes_on() -> None:
@@ -100,13 +111,25 @@ def test_a_raising_child_answers_none_and_a_raising_work_here_raises() -> None:
         ForkedBytes(fails, beside=False)
 
 
-def test_a_yes_or_no_job_starts_no_thread_so_the_process_may_fork_again() -> None:
+def test_no_job_starts_a_thread_so_the_process_may_fork_again() -> None:
     before = threading.active_count()
     job = Forked(lambda: time.sleep(0.3) is None)  # still working when the threads are counted
-    assert job.pid and threading.active_count() == before
-    assert job.result() is True
-    streamed = ForkedBytes(lambda: b"x" * 100_000)  # read by a thread, which ends with the answer
-    assert streamed.result() == b"x" * 100_000 and threading.active_count() == before
+    big = ForkedBytes(lambda: b"x" * (3 << 20))  # more than a pipe holds
+    assert job.pid and big.pid and threading.active_count() == before
+    assert job.result() is True and big.result() == b"x" * (3 << 20)
+    assert threading.active_count() == before
+
+
+def test_a_child_that_dies_answers_none_and_leaves_no_descriptor() -> None:
+    before = set(os.listdir("/proc/self/fd"))
+
+    def dies() -> bytes:
+        os.kill(os.getpid(), signal.SIGKILL)
+        return b"never"
+
+    assert ForkedBytes(dies).result() is None
+    assert ForkedBytes(lambda: os._exit(3)).result() is None  # type: ignore[func-returns-value]
+    assert set(os.listdir("/proc/self/fd")) == before
 
 
 def test_a_cancelled_job_is_stopped_and_reaped_and_answers_none() -> None:
