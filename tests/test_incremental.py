@@ -619,3 +619,30 @@ def test_a_restored_states_output_hashes_are_the_saved_tables_and_take_changes(t
     hashes["new.html"] = "0" * 64
     assert hashes.pop(some) == expected[some] and hashes.pop(some, None) is None
     assert set(hashes) == set(expected) - {some} | {"new.html"}
+
+
+@pytest.mark.parametrize("damage", ["rows", "cut", "short hashes"])
+def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, damage: str) -> None:
+    """A table of another version (a row per file), cut short or with hashes missing: no file is trusted,
+    and the next build is a full one."""
+    root, public = copy_site(tmp_path / "site", papers=PAPERS), tmp_path / "public"
+    build(root, public, search=False)
+    table = root / CACHE_DIR / buildstate.OUTPUTS
+    saved = buildstate.load(root)
+    assert saved is not None and len(saved.hashes()) == len(saved.outputs) > 50
+    raw = json.loads(table.read_text(encoding="utf-8"))
+    if damage == "rows":
+        raw = {"id": raw["id"], "outputs": {p: [s, 1, 2] for p, s in saved.hashes().items()}}
+        table.write_text(json.dumps(raw), encoding="utf-8")
+    elif damage == "cut":
+        table.write_bytes(table.read_bytes()[:-100])
+    else:
+        raw["shas"] = raw["shas"][:-64]
+        table.write_text(json.dumps(raw), encoding="utf-8")
+    saved = buildstate.load(root)
+    assert saved is not None and saved.hashes() == {} and saved.stats() == {}
+    assert not buildstate.outputs_intact(saved, public)
+    _replace_field(_papers(root)[2], "title", "'After the table was damaged'")
+    result = build(root, public, search=False)
+    assert "rendered" not in result.pages_by_kind  # a full build
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
