@@ -85,6 +85,46 @@ class FragmentStores:
         self.reused: dict[str, int | None] = {}  # store name -> fragments taken from disk (None: no store)
         self._marks: dict[str, tuple[Paper, str]] = {}  # slug -> (paper, fingerprint): once per paper, not per store
         self.previous: Previous | None = None
+        self._items: ItemStore | None = None
+
+    def items(self) -> ItemStore:
+        """The item stores of the last full build."""
+        if self._items is None:
+            self._items = ItemStore(self)
+        return self._items
+
+    def save_items(self, index: int, items: Mapping[tuple[str, str, int], str], papers: Mapping[str, Paper]) -> None:
+        """Save a render process's list items and feed entries, a store per variant (see ItemStore)."""
+        if not self.layouts:  # the preview keeps its items in memory
+            return
+        variants: dict[str, list[tuple[str, str, bytes]]] = {}
+        for key, html in items.items():
+            paper = papers.get(key[0])
+            if paper is not None:
+                variants.setdefault(item_variant(key), []).append((key[0], self.mark(paper), html.encode("utf-8")))
+        for variant, rows in variants.items():
+            path = self.folder / f"{ITEMS}-{index}-{variant}{SUFFIX}"
+            tmp = self.folder / f".{path.name}.{os.getpid()}.tmp"
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+                write_store(tmp, self.stamp, rows)
+                os.replace(tmp, path)
+            except OSError:  # only the next edit is slower
+                tmp.unlink(missing_ok=True)
+
+    def clear_items(self) -> None:
+        """Remove the item stores: a full build saves its own, one per render process."""
+        with contextlib.suppress(OSError):
+            for path in self.folder.glob(f"{ITEMS}-*{SUFFIX}"):
+                path.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        if self._items is not None:
+            self._items.close()
+            self._items = None
+
+    def mark(self, paper: Paper) -> str:
+        return self._mark(paper)
 
     def _mark(self, paper: Paper) -> str:
         known = self._marks.get(paper.slug)
@@ -323,6 +363,72 @@ def _copy_span(source: BinaryIO, fd: int, offset: int, length: int) -> None:
                 _write_all(fd, view)
 
 
+ITEMS = "items"  # list items and feed entries: items-<render process>-<variant>.store
+
+
+def item_variant(key: tuple[str, str, int]) -> str:
+    """The store a renderer's list item (slug, link root or "feed", heading level or full text) goes to.
+
+    One store per link root and heading level (and for full and short feed entries): an edit's
+    pages read the indexes of the variants they show, 10,000 rows each at 10,000 papers.
+    """
+    return hashlib.sha1(f"{key[1]}\x1f{key[2]}".encode()).hexdigest()[:10]
+
+
+class ItemStore:
+    """The list items and feed entries the last full build rendered, read when asked for.
+
+    A front-matter edit at 10,000 papers renders the pages of the edited paper's authors,
+    tags and year in a new process: 3,700 list items, half of that render, which the last
+    full build already rendered. A variant's indexes are read when one of its items is
+    first asked for, an item when asked for, and it is used only while its paper's
+    fingerprint is the one it was saved with.
+    """
+
+    def __init__(self, stores: FragmentStores):
+        self._stores = stores
+        # variant -> slug -> (fingerprint, file, offset, length)
+        self._variants: dict[str, dict[str, tuple[str, BinaryIO, int, int]]] = {}
+        self._files: list[BinaryIO] = []
+
+    def get(self, key: tuple[str, str, int], paper: Paper) -> str | None:
+        variant = item_variant(key)
+        rows = self._variants.get(variant)
+        if rows is None:
+            rows = self._variants[variant] = self._read(variant)
+        row = rows.get(key[0])
+        if row is None or self._stores.mark(paper) != row[0]:
+            return None
+        _, handle, offset, length = row
+        data = os.pread(handle.fileno(), length, offset)
+        return str(data, "utf-8") if len(data) == length else None
+
+    def _read(self, variant: str) -> dict[str, tuple[str, BinaryIO, int, int]]:
+        rows: dict[str, tuple[str, BinaryIO, int, int]] = {}
+        for path in sorted(self._stores.folder.glob(f"{ITEMS}-*-{variant}{SUFFIX}")):
+            try:
+                handle = open(path, "rb")  # noqa: SIM115  (read from until the render is done)
+            except OSError:
+                continue
+            try:
+                stamp, index = read_index(handle)
+            except (OSError, ValueError, KeyError, TypeError, IndexError):
+                stamp, index = "", []
+            if stamp != self._stores.stamp:
+                handle.close()
+                continue
+            self._files.append(handle)
+            for slug, mark, offset, length in index:
+                rows[slug] = (mark, handle, offset, length)
+        return rows
+
+    def close(self) -> None:
+        for handle in self._files:
+            handle.close()
+        self._files.clear()
+        self._variants.clear()
+
+
 def pieces(view: memoryview, head: int, gap: int, lengths: list[int]) -> Iterator[memoryview]:
     """The pieces of a joined whole-list file, as views: `head` bytes before the first, `gap` between each."""
     start = head
@@ -350,6 +456,31 @@ def write_store(path: Path, stamp: str, rows: Iterable[tuple[str, str, bytes | m
                      .encode("utf-8"))
         handle.write(b"\n%d\n" % offset)
     return len(index)
+
+
+def read_index(handle: BinaryIO) -> tuple[str, list[tuple[str, str, int, int]]]:
+    """A store's stamp and where each fragment sits: (name, fingerprint, offset, length), without reading them."""
+    size = os.fstat(handle.fileno()).st_size
+    tail = os.pread(handle.fileno(), min(size, 32), max(0, size - 32))
+    last = tail.rindex(b"\n", 0, len(tail) - 1)
+    start = int(tail[last + 1:])
+    head = _INDEX.decode(os.pread(handle.fileno(), size - len(tail) + last - start, start))
+    rows: list[tuple[str, str, int, int]] = []
+    offset = 0
+    for name, mark, length in head.rows:
+        rows.append((name, mark, offset, length))
+        offset += length
+    if offset != start:
+        raise ValueError(f"{handle.name}: the index does not match the fragments")
+    return head.stamp, rows
+
+
+class _Index(msgspec.Struct):
+    stamp: str
+    rows: list[tuple[str, str, int]]
+
+
+_INDEX = msgspec.json.Decoder(_Index)
 
 
 def read_store(path: Path) -> tuple[str, list[tuple[str, str, Callable[[], bytes]]]]:

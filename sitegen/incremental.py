@@ -385,6 +385,7 @@ class SiteState:
             finally:
                 if stores is not None:
                     stores.previous = None
+                    stores.close()
                     renderer.forget_previous()
             change = self._apply(outgoing, set())
         except BaseException:

@@ -143,8 +143,8 @@ def _split(specs: list[routes.PageSpec], share: float, papers: int) -> list[list
     return parts
 
 
-def _serve(conn: Connection) -> None:
-    """Worker side: render each chunk the parent sends until it sends None."""
+def _serve(conn: Connection, index: int) -> None:
+    """Worker side: render each chunk the parent sends until it sends None, then save its list items."""
     while (chunk := conn.recv()) is not None:
         try:
             conn.send(_render_chunk(chunk))
@@ -153,6 +153,8 @@ def _serve(conn: Connection) -> None:
                 conn.send(exc)
             except Exception:  # an exception that cannot be pickled: send its text
                 conn.send(RuntimeError(traceback.format_exc()))
+    if _worker is not None:
+        _worker[0].save_items(index)
 
 
 def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...]], stage: Stage,
@@ -168,6 +170,8 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     jobs = jobs or os.cpu_count() or 1
     papers = len(renderer.site.papers)
     forking = "fork" in multiprocessing.get_all_start_methods()
+    if renderer.stores is not None:
+        renderer.stores.clear_items()  # each render process saves its own
     if jobs < 2 or papers * PAGES_PER_PAPER < PARALLEL_THRESHOLD or not forking:
         specs = plan()
         total = len(specs)
@@ -175,6 +179,7 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
             stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
             if progress and (i % 100 == 0 or i == total):
                 progress(i, total)
+        renderer.save_items(0)
         return specs
     _worker = (renderer, stage)
     # Objects that exist at fork time are left out of the workers' collections: scanning them
@@ -183,9 +188,9 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     context = multiprocessing.get_context("fork")
     workers: list[tuple[BaseProcess, Connection]] = []
     try:
-        for _ in range(jobs):
+        for index in range(jobs):
             ours, theirs = context.Pipe()
-            started = context.Process(target=_serve, args=(theirs,), daemon=True)
+            started = context.Process(target=_serve, args=(theirs, index), daemon=True)
             started.start()
             theirs.close()  # so a worker that dies reads as end-of-file, and later workers do not hold it
             workers.append((started, ours))

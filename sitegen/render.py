@@ -340,7 +340,9 @@ class Renderer:
         key = (slug, root, level)
         if key not in self._items:
             paper = self.site.papers[slug]
-            html = self._template("partials/item.html").render(paper=paper, root=root, level=level)
+            html = self._stored_item(key, paper)
+            if html is None:
+                html = self._template("partials/item.html").render(paper=paper, root=root, level=level)
             self._items[key] = Markup(html)
         return self._items[key]
 
@@ -348,9 +350,24 @@ class Renderer:
         """A paper's Atom entry (absolute links only), rendered once and reused on every feed."""
         key = (paper.slug, "feed", int(full_text))
         if key not in self._items:
-            context = feeds.entry_context(paper, self.site.config, full_text)
-            self._items[key] = Markup(self._template("partials/feed-entry.xml").render(context))
+            html = self._stored_item(key, paper)
+            if html is None:
+                html = self._template("partials/feed-entry.xml").render(feeds.entry_context(paper, self.site.config,
+                                                                                           full_text))
+            self._items[key] = Markup(html)
         return self._items[key]
+
+    def _stored_item(self, key: tuple[str, str, int], paper: Paper) -> str | None:
+        """The item as the last full build rendered it, when this renderer updates that build's output in place."""
+        stores = self.stores
+        if stores is None or stores.previous is None:
+            return None
+        return stores.items().get(key, paper)
+
+    def save_items(self, index: int) -> None:
+        """Save the list items and feed entries this render process made, for a later edit (see fragments.ItemStore)."""
+        if self.stores is not None and self._items:
+            self.stores.save_items(index, self._items, self.site.papers)
 
     def items(self, slugs: tuple[str, ...] | list[str], root: str, level: int = 3) -> Items:
         return Items([self.item(s, root, level) for s in slugs])

@@ -17,7 +17,18 @@ from hypothesis import strategies as st
 
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR
-from sitegen.fragments import FOLDER, LAYOUT, OUTPUT_OF, SUFFIX, WHOLE_LIST, Spliced, read_store, write_store
+from sitegen.fragments import (
+    FOLDER,
+    ITEMS,
+    LAYOUT,
+    OUTPUT_OF,
+    SUFFIX,
+    WHOLE_LIST,
+    ItemStore,
+    Spliced,
+    read_store,
+    write_store,
+)
 from sitegen.fsutil import write_atomic
 from sitegen.incremental import SiteState
 
@@ -123,8 +134,9 @@ def test_stores_of_older_versions_are_removed(tmp_path: Path) -> None:
     for name in ("items.json", "bib.json"):
         (folder / name).write_text('{"stamp": "old"}\n', encoding="utf-8")
     build(root, tmp_path / "public", search=False)
-    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{name}{ext}" for name in STORES
-                                                               for ext in (SUFFIX, LAYOUT))
+    items = {p.name for p in folder.glob(f"{ITEMS}-0-*{SUFFIX}")}  # the render process's list items, by variant
+    assert items and sorted(p.name for p in folder.iterdir() if p.name not in items) == sorted(
+        f"{name}{ext}" for name in STORES for ext in (SUFFIX, LAYOUT))
 
 
 def test_a_front_matter_edit_reuses_the_other_papers_fragments(site: Path, tmp_path: Path) -> None:
@@ -382,4 +394,62 @@ def test_a_front_matter_edit_splices_the_whole_list_files_from_the_last_build(
     _retitle(_entries(site)[4], "Spliced: a retitled paper & its lists")
     build(site, public, search=False)
     assert sorted(written) == sorted(OUTPUT_OF.values())
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+def _item_hits(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
+    """(slug, taken from a store) for every list item or feed entry an update asks the item stores for."""
+    asked: list[tuple[str, bool]] = []
+    real = ItemStore.get
+
+    def counted(self: ItemStore, key: tuple[str, str, int], paper: Any) -> str | None:
+        found = real(self, key, paper)
+        asked.append((key[0], found is not None))
+        return found
+
+    monkeypatch.setattr(ItemStore, "get", counted)
+    return asked
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_front_matter_edit_takes_the_other_papers_list_items_from_the_last_full_build(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
+    """Every render process of a full build saves its list items and feed entries; an edit in a new process
+    takes those of the papers it did not change, and renders the edited paper's again."""
+    import sitegen.parallel as parallel_module
+
+    monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 0)
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    public = tmp_path / "public"
+    build(root, public, search=False, jobs=workers)
+    stores = sorted(p.name for p in (root / CACHE_DIR / FOLDER).glob(f"{ITEMS}-*{SUFFIX}"))
+    assert {name.split("-")[1] for name in stores} == {str(i) for i in range(workers)}
+    asked = _item_hits(monkeypatch)
+    edited = _entries(root)[3]
+    _retitle(edited, "Items: a retitled paper & its lists")
+    build(root, public, search=False)
+    taken = {slug for slug, hit in asked if hit}
+    assert taken and edited.stem not in taken
+    assert (edited.stem, False) in asked  # asked, and rendered again: its fingerprint moved
+    assert tree_bytes(public) == _clean(root, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("damage", ["stamp", "cut", "marked"])
+def test_item_stores_of_other_inputs_or_damaged_are_not_used(site: Path, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch, damage: str) -> None:
+    public = tmp_path / "public"
+    paths = sorted((site / CACHE_DIR / FOLDER).glob(f"{ITEMS}-*{SUFFIX}"))
+    assert paths
+    for path in paths:
+        stamp, rows = _read(path)
+        if damage == "stamp":
+            _write(path, "another build's inputs", rows)
+        elif damage == "cut":
+            path.write_bytes(path.read_bytes()[:-7])
+        else:  # a fingerprint no paper has: the item is not the one saved for the paper as it is
+            _write(path, stamp, [[slug, "0" * 20, text + "MARKER"] for slug, _, text in rows])
+    asked = _item_hits(monkeypatch)
+    _retitle(_entries(site)[2], "Retitled beside damaged item stores")
+    build(site, public, search=False)
+    assert asked and not any(hit for _, hit in asked)
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
