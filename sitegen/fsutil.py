@@ -13,7 +13,7 @@ if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one fil
 
 # Files written at once by `StagedFiles`: each waits on its fsync with the GIL released, so
 # an edit's 90 files at 10,000 papers wait together instead of one after another.
-WRITERS = 4
+WRITERS = 16
 
 
 class Splice(Protocol):
