@@ -97,14 +97,15 @@ class FragmentStores:
         """Save a render process's list items and feed entries, a store per variant (see ItemStore)."""
         if not self.layouts:  # the preview keeps its items in memory
             return
-        variants: dict[str, list[tuple[str, str, bytes]]] = {}
-        for key, html in items.items():
-            paper = papers.get(key[0])
-            if paper is not None:
-                variants.setdefault(item_variant(key), []).append((key[0], self.mark(paper), html.encode("utf-8")))
-        for variant, rows in variants.items():
+        variants: dict[str, list[tuple[str, str, int]]] = {}
+        for key in items:
+            if key[0] in papers:
+                variants.setdefault(item_variant(key), []).append(key)
+        for variant, keys in variants.items():
             path = self.folder / f"{ITEMS}-{index}-{variant}{SUFFIX}"
             tmp = self.folder / f".{path.name}.{os.getpid()}.tmp"
+            # encoded as they are written: 50 MB of items at 10,000 papers, held at once, set the build's peak memory
+            rows = ((key[0], self.mark(papers[key[0]]), items[key].encode("utf-8")) for key in keys)
             try:
                 self.folder.mkdir(parents=True, exist_ok=True)
                 write_store(tmp, self.stamp, rows)

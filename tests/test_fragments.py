@@ -24,6 +24,7 @@ from sitegen.fragments import (
     OUTPUT_OF,
     SUFFIX,
     WHOLE_LIST,
+    FragmentStores,
     ItemStore,
     Spliced,
     read_store,
@@ -452,4 +453,20 @@ def test_item_stores_of_other_inputs_or_damaged_are_not_used(site: Path, tmp_pat
     _retitle(_entries(site)[2], "Retitled beside damaged item stores")
     build(site, public, search=False)
     assert asked and not any(hit for _, hit in asked)
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+def test_an_edit_that_renders_many_pieces_again_reads_the_rest_into_the_file_and_saves_the_stores(
+        site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where an edit renders enough pieces again that the stores are worth saving, the file is joined in a
+    buffer (the pieces saved as views of it), the last build's runs read straight into it."""
+    spliced: list[Path] = []
+    monkeypatch.setattr(Spliced, "write_to", lambda self, fd: spliced.append(self.source))
+    monkeypatch.setattr(FragmentStores, "worth_saving", lambda self, name, held: True)
+    public = tmp_path / "public"
+    before = {name: _store(site, name).stat().st_mtime_ns for name in STORES}
+    _retitle(_entries(site)[5], "Joined in a buffer: many pieces & a retitled paper")
+    build(site, public, search=False)
+    assert not spliced
+    assert all(_store(site, name).stat().st_mtime_ns != before[name] for name in STORES)  # saved again
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
