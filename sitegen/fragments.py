@@ -114,9 +114,9 @@ class FragmentStores:
                 tmp.unlink(missing_ok=True)
 
     def clear_items(self) -> None:
-        """Remove the item stores: a full build saves its own, one per render process."""
+        """Remove the item stores, and any a render process did not finish: a full build saves its own."""
         with contextlib.suppress(OSError):
-            for path in self.folder.glob(f"{ITEMS}-*{SUFFIX}"):
+            for path in [*self.folder.glob(f"{ITEMS}-*{SUFFIX}"), *self.folder.glob(f".{ITEMS}-*.tmp")]:
                 path.unlink(missing_ok=True)
 
     def close(self) -> None:

@@ -470,3 +470,13 @@ def test_an_edit_that_renders_many_pieces_again_reads_the_rest_into_the_file_and
     assert not spliced
     assert all(_store(site, name).stat().st_mtime_ns != before[name] for name in STORES)  # saved again
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+def test_a_full_build_replaces_the_item_stores_and_what_an_unfinished_save_left(site: Path, tmp_path: Path) -> None:
+    folder = site / CACHE_DIR / FOLDER
+    stale = [folder / f"{ITEMS}-7-0123456789{SUFFIX}", folder / f".{ITEMS}-1-0123456789{SUFFIX}.4242.tmp"]
+    for path in stale:
+        path.write_bytes(b"left by an earlier build")
+    build(site, tmp_path / "again", search=False)  # another output: a full build
+    assert not any(path.exists() for path in stale)
+    assert list(folder.glob(f"{ITEMS}-0-*{SUFFIX}"))
