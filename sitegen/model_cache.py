@@ -63,16 +63,15 @@ def save(root: Path, site: model.Site, key: str) -> None:
     network = site.network
     if network is None:
         return
-    place = {slug: i for i, slug in enumerate(site.order)}
+    at = {slug: i for i, slug in enumerate(site.order)}.__getitem__  # map(at, ...): half the time of a comprehension
     saved = _Saved(
-        version=__version__, key=key, order=list(site.order), recent=[place[s] for s in site.recent],
+        version=__version__, key=key, order=list(site.order), recent=list(map(at, site.recent)),
         cite_bases=site.cite_bases, cite_keys=[site.papers[s].cite_key for s in site.order],
         unlisted={s: [r.name for r in p.unlisted_authors] for s, p in site.papers.items() if p.unlisted_authors},
         author_slugs=network.authors.slugs, tag_slugs=network.tags.slugs,
-        authors=[(a.name, [place[s] for s in a.papers]) for a in site.authors],
+        authors=[(a.name, list(map(at, a.papers))) for a in site.authors],
         profiles={a.name: a.profile.source_path for a in site.authors if a.profile is not None},
-        tags=[(t.name, [place[s] for s in t.papers], [(r.name, r.slug, r.count) for r in t.related])
-              for t in site.tags],
+        tags=[(t.name, list(map(at, t.papers)), [(r.name, r.slug, r.count) for r in t.related]) for t in site.tags],
     )
     with contextlib.suppress(OSError):
         write_atomic(root / CACHE_DIR / FILE, msgspec.json.encode(saved), durable=False)
