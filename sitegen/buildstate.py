@@ -90,12 +90,18 @@ class Saved:
             self._outputs.update(self.patched)
         return self._outputs
 
-    def hashes(self) -> dict[str, str]:
-        """Output path -> sha256 of every file the last build left (from the table's columns, without its rows)."""
-        table = self._table()
-        found = dict(zip(table.paths, table.hashes(), strict=True))
-        found.update((out, row[0]) for out, row in self.patched.items())
-        return found
+    def hash_columns(self) -> tuple[list[str], str]:
+        """The table's paths and their sha256s one after the other, not amended by `patched`; empty
+        if the table cannot be read. Only these columns are decoded, for a state that wants no more."""
+        if self._columns is not None:
+            return self._columns.paths, self._columns.shas
+        try:
+            raw = _HASHES.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
+            if raw.id == self.table and len(raw.paths) * 64 == len(raw.shas):
+                return raw.paths, raw.shas
+        except (OSError, msgspec.DecodeError):
+            pass
+        return [], ""
 
     def stats(self) -> dict[str, tuple[int, int]]:
         """Output path -> (size, mtime_ns) of every file the last build left."""
@@ -108,7 +114,8 @@ class Saved:
         if self._columns is None:
             try:
                 raw = _TABLE.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
-                ok = raw.id == self.table and len(raw.paths) == len(raw.sizes) == len(raw.mtimes) == len(raw.shas) // 64
+                ok = raw.id == self.table and len(raw.paths) == len(raw.sizes) == len(raw.mtimes) and \
+                    len(raw.paths) * 64 == len(raw.shas)
             except (OSError, msgspec.DecodeError):
                 ok = False
             self._columns = raw if ok else _Table("", [], "", [], [])
@@ -130,7 +137,16 @@ class _Table(msgspec.Struct):
         return [shas[i:i + 64] for i in range(0, len(shas), 64)]
 
 
+class _Hashes(msgspec.Struct):
+    """outputs.json without its sizes and times."""
+
+    id: str
+    paths: list[str]
+    shas: str
+
+
 _TABLE = msgspec.json.Decoder(_Table)
+_HASHES = msgspec.json.Decoder(_Hashes)
 
 
 def load(root: Path) -> Saved | None:
@@ -275,37 +291,67 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
 
 
 class SavedHashes(MutableMapping[str, str]):
-    """Output path -> sha256, from the saved table of outputs, decoded when first asked.
+    """Output path -> sha256, from the saved table of outputs, read when first asked.
 
-    64,672 files at 10,000 papers, 30 to 90 ms to decode: a front-matter edit first asks for
-    them in its render, where this process has time while a child renders the pages.
+    64,672 files at 10,000 papers: a front-matter edit asks for a hundred of them. The table's
+    paths are indexed and a hash is cut from its column when asked for, where a dict of
+    64,672 hash strings took longer than decoding the file; the decode happens in the
+    edit's render, where this process has time while a child renders the pages. Changes
+    made here are kept apart from the table.
     """
 
     def __init__(self, saved: Saved):
-        self._saved: Saved | None = saved
-        self._hashes: dict[str, str] = {}
+        self._saved = saved
+        self._index: dict[str, int] | None = None
+        self._shas = ""
+        self._changed: dict[str, str] = {}  # rows amended since the table, and set here
+        self._removed: set[str] = set()  # paths of the table removed here
 
-    @property
-    def _table(self) -> dict[str, str]:
-        if self._saved is not None:
-            self._hashes = self._saved.hashes()
-            self._saved = None
-        return self._hashes
+    def _table(self) -> dict[str, int]:
+        if self._index is None:
+            paths, self._shas = self._saved.hash_columns()
+            self._index = {out: i for i, out in enumerate(paths)}
+            self._changed = {out: row[0] for out, row in self._saved.patched.items()} | self._changed
+        return self._index
 
     def __getitem__(self, out: str) -> str:
-        return self._table[out]
+        index = self._table()
+        if out in self._changed:
+            return self._changed[out]
+        if out in self._removed:
+            raise KeyError(out)
+        at = index[out] * 64
+        return self._shas[at:at + 64]
 
     def __setitem__(self, out: str, sha: str) -> None:
-        self._table[out] = sha
+        self._table()
+        self._changed[out] = sha
+        self._removed.discard(out)
 
     def __delitem__(self, out: str) -> None:
-        del self._table[out]
+        index = self._table()
+        if out not in self:
+            raise KeyError(out)
+        self._changed.pop(out, None)
+        if out in index:
+            self._removed.add(out)
+
+    def __contains__(self, out: object) -> bool:
+        index = self._table()
+        return out in self._changed or (out in index and out not in self._removed)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._table)
+        index = self._table()
+        changed, removed = self._changed, self._removed
+        yield from (out for out in index if out not in changed and out not in removed)
+        yield from changed
 
     def __len__(self) -> int:
-        return len(self._table)
+        index = self._table()
+        return len(index) - len(self._removed) + sum(1 for out in self._changed if out not in index)
 
     def get(self, out: str, default: Any = None) -> Any:  # one lookup, not the mixin's two
-        return self._table.get(out, default)
+        try:
+            return self[out]
+        except KeyError:
+            return default

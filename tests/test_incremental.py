@@ -621,6 +621,30 @@ def test_a_restored_states_output_hashes_are_the_saved_tables_and_take_changes(t
     assert set(hashes) == set(expected) - {some} | {"new.html"}
 
 
+def test_saved_hashes_amended_in_place_and_then_changed_here_stay_a_mapping(tmp_path: Path) -> None:
+    """The table's rows, the rows an in-place rebuild amended, and changes made in this process, in any order."""
+    root, output, _, _ = _built_and_restored(tmp_path, "site")
+    _replace_field(_papers(root)[3], "title", "'Amended in place'")
+    build(root, output, search=False)  # rewrites some files in place: rows amending the table
+    saved = buildstate.load(root)
+    assert saved is not None and saved.patched
+    hashes, reference = buildstate.SavedHashes(saved), {out: row[0] for out, row in saved.outputs.items()}
+    assert dict(hashes) == reference and len(hashes) == len(reference)
+    amended = next(iter(saved.patched))
+    table = next(out for out in reference if out not in saved.patched)
+    steps: list[tuple[str, str]] = [("del", amended), ("set", amended), ("del", table), ("set", "added.html"),
+                                    ("del", "added.html"), ("set", table), ("del", amended), ("set", "added.html")]
+    for i, (step, out) in enumerate(steps):
+        if step == "set":
+            hashes[out] = reference[out] = f"{i:064d}"
+        else:
+            del hashes[out], reference[out]
+        assert dict(hashes) == reference and len(hashes) == len(reference), (i, step, out)
+        assert all((out in hashes) == (out in reference) for out in (amended, table, "added.html"))
+    with pytest.raises(KeyError):
+        del hashes[amended]
+
+
 @pytest.mark.parametrize("damage", ["rows", "cut", "short hashes"])
 def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, damage: str) -> None:
     """A table of another version (a row per file), cut short or with hashes missing: no file is trusted,
@@ -629,10 +653,10 @@ def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, dama
     build(root, public, search=False)
     table = root / CACHE_DIR / buildstate.OUTPUTS
     saved = buildstate.load(root)
-    assert saved is not None and len(saved.hashes()) == len(saved.outputs) > 50
+    assert saved is not None and len(buildstate.SavedHashes(saved)) == len(saved.outputs) > 50
     raw = json.loads(table.read_text(encoding="utf-8"))
     if damage == "rows":
-        raw = {"id": raw["id"], "outputs": {p: [s, 1, 2] for p, s in saved.hashes().items()}}
+        raw = {"id": raw["id"], "outputs": {p: [s, 1, 2] for p, s in buildstate.SavedHashes(saved).items()}}
         table.write_text(json.dumps(raw), encoding="utf-8")
     elif damage == "cut":
         table.write_bytes(table.read_bytes()[:-100])
@@ -640,7 +664,7 @@ def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, dama
         raw["shas"] = raw["shas"][:-64]
         table.write_text(json.dumps(raw), encoding="utf-8")
     saved = buildstate.load(root)
-    assert saved is not None and saved.hashes() == {} and saved.stats() == {}
+    assert saved is not None and dict(buildstate.SavedHashes(saved)) == {} and saved.stats() == {}
     assert not buildstate.outputs_intact(saved, public)
     _replace_field(_papers(root)[2], "title", "'After the table was damaged'")
     result = build(root, public, search=False)
