@@ -16,6 +16,8 @@ import signal
 import tempfile
 from collections.abc import Callable
 
+from .fsutil import write_all
+
 
 class ForkedBytes:
     """`work()` run in a forked child; `result()` waits for the child, once, and gives the bytes it returned.
@@ -45,7 +47,7 @@ class ForkedBytes:
                 status = 1
                 try:
                     gc.disable()  # a collection would touch, and so copy, every page it shares with the parent
-                    _write_all(self._file, work())
+                    write_all(self._file, work())
                     status = 0
                 finally:
                     os._exit(status)
@@ -101,9 +103,3 @@ def _anonymous_file() -> int:
     fd, path = tempfile.mkstemp(prefix="sitegen-answer-")
     os.unlink(path)
     return fd
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]

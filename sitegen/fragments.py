@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
-from .fsutil import write_atomic
+from .fsutil import write_all, write_atomic
 from .model import Paper
 
 FOLDER = "fragments"
@@ -125,9 +125,7 @@ class FragmentStores:
             self._items = None
 
     def mark(self, paper: Paper) -> str:
-        return self._mark(paper)
-
-    def _mark(self, paper: Paper) -> str:
+        """The paper's fingerprint (see `fingerprint`), worked out once per Paper object."""
         known = self._marks.get(paper.slug)
         if known is not None and known[0] is paper:  # the preview swaps in new Paper objects after an edit
             return known[1]
@@ -154,7 +152,7 @@ class FragmentStores:
                 return {}
             for slug, mark, piece in rows:
                 paper = papers.get(slug)
-                if paper is not None and self._mark(paper) == mark:
+                if paper is not None and self.mark(paper) == mark:
                     found[slug] = piece()
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return {}
@@ -213,7 +211,7 @@ class FragmentStores:
 
     def save(self, name: str, fragments: Iterable[tuple[str, bytes | memoryview]], papers: dict[str, Paper]) -> None:
         """Write a store of these (slug, UTF-8 text) pairs, each marked with its paper's fingerprint."""
-        rows = ((slug, self._mark(paper), data) for slug, data in fragments if (paper := papers.get(slug)) is not None)
+        rows = ((slug, self.mark(paper), data) for slug, data in fragments if (paper := papers.get(slug)) is not None)
         tmp = self.folder / f".{name}.{os.getpid()}.tmp"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
@@ -267,8 +265,7 @@ class FilePieces:
 
     def read_into(self, view: memoryview, first: int, last: int) -> None:
         """Read that span into `view`, which is its size: no bytes object in between."""
-        if os.preadv(self.handle.fileno(), [view], self.starts[first]) != len(view):
-            raise OSError(f"{self.handle.name}: cut short since its layout was saved")
+        _read_exactly(self.handle, view, self.starts[first])
 
     def get(self, slug: str) -> bytes | None:
         i = self.place.get(slug)
@@ -315,7 +312,7 @@ class Spliced:
         with open(self.source, "rb") as handle:
             for part in self.parts:
                 if isinstance(part, bytes):
-                    _write_all(fd, part)
+                    write_all(fd, part)
                 else:
                     _copy_span(handle, fd, *part)
 
@@ -340,12 +337,6 @@ def _read_exactly(source: BinaryIO, view: memoryview, offset: int) -> None:
         raise OSError(f"{source.name}: cut short since its layout was saved")
 
 
-def _write_all(fd: int, data: bytes | memoryview) -> None:
-    with memoryview(data) as view:
-        while view:
-            view = view[os.write(fd, view):]
-
-
 def _copy_span(source: BinaryIO, fd: int, offset: int, length: int) -> None:
     end = offset + length
     try:
@@ -361,7 +352,7 @@ def _copy_span(source: BinaryIO, fd: int, offset: int, length: int) -> None:
         for start, size in _chunked(offset, end - offset):
             with memoryview(buffer)[:size] as view:
                 _read_exactly(source, view, start)
-                _write_all(fd, view)
+                write_all(fd, view)
 
 
 ITEMS = "items"  # list items and feed entries: items-<render process>-<variant>.store
@@ -486,19 +477,10 @@ _INDEX = msgspec.json.Decoder(_Index)
 
 def read_store(path: Path) -> tuple[str, list[tuple[str, str, Callable[[], bytes]]]]:
     """A store's stamp and its rows (slug, fingerprint, the fragment's bytes when called); ValueError if damaged."""
-    data = path.read_bytes()
-    last = data.rindex(b"\n", 0, len(data) - 1)
-    start = int(data[last + 1:])
-    head = json.loads(data[start:last])
-    rows: list[tuple[str, str, Callable[[], bytes]]] = []
-    offset = 0
-    for slug, mark, length in head["rows"]:
-        end = offset + length
-        rows.append((slug, mark, partial(_piece, data, offset, end)))
-        offset = end
-    if offset != start or not isinstance(head["stamp"], str):
-        raise ValueError(f"{path}: the index does not match the fragments")
-    return head["stamp"], rows
+    with open(path, "rb") as handle:
+        stamp, index = read_index(handle)
+        data = handle.read()
+    return stamp, [(slug, mark, partial(_piece, data, offset, offset + length)) for slug, mark, offset, length in index]
 
 
 def _piece(data: bytes, start: int, end: int) -> bytes:

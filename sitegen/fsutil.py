@@ -25,6 +25,13 @@ class Splice(Protocol):
 Data = bytes | bytearray | str | Splice
 
 
+def write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
+    """Write every byte to `fd` (os.write may write less than it is given)."""
+    with memoryview(data) as view:
+        while view:
+            view = view[os.write(fd, view):]
+
+
 def _umask() -> int:
     """The process's umask (reading it means setting it, so set it straight back)."""
     mask = os.umask(0)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import Location, SitegenError
+from .fsutil import write_all
 
 MARKER = ".nojekyll"  # every sitegen build has it; an output folder without it is not ours
 
@@ -69,9 +70,7 @@ class Stage:
             # os.open and os.write: a buffered file object costs more than the write itself
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
             try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(fd, view):]
+                write_all(fd, data)
             finally:
                 os.close(fd)
             self.written += 1
