@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ import msgspec
 
 from . import __version__
 from .fsutil import write_atomic
+from .lazy import LazyDict
 from .loader import Entry
 
 CACHE_DIR = ".sitegen-cache"
@@ -62,8 +63,28 @@ class _Shard(msgspec.Struct):
     by_key: dict[str, Entry]  # not "entries", the key of format 1: a version reading only that misses
 
 
+class _RawShard(msgspec.Struct):
+    """A cache file with its entries left undecoded, each decoded when first read (see `EntryCache.lazy`)."""
+
+    version: str
+    format: int
+    by_key: dict[str, msgspec.Raw]
+
+
 FORMAT = 2  # 1: JSON of tagged values, read field by field
 _DECODER = msgspec.json.Decoder(_Shard)
+_RAW_DECODER = msgspec.json.Decoder(_RawShard)
+_ENTRY_DECODER = msgspec.json.Decoder(Entry)
+
+
+class CacheDamaged(Exception):
+    """An entry the cache holds could not be decoded when read: the caller builds without it."""
+
+
+class CachedEntries(LazyDict[str, Entry]):
+    """Entry path -> Entry, each decoded from the cache when first read; `slugs` without decoding."""
+
+    slugs: dict[str, str]
 _ENCODER = msgspec.json.Encoder()
 
 
@@ -74,6 +95,7 @@ class EntryCache:
         self.folder = root / CACHE_DIR / ENTRIES
         self._legacy = root / CACHE_DIR / "entries.json"  # the single-file cache of earlier versions
         self._shards: dict[str, dict[str, Entry]] = {}  # key prefix -> key -> entry, read on demand
+        self._raw: dict[str, dict[str, msgspec.Raw]] = {}  # the same, not decoded yet (see `lazy`)
         self._dirty: set[str] = set()
         self._used: set[str] = set()
         self.keys: dict[str, str] = {}  # entry path (as shown) -> content hash, for this build
@@ -82,13 +104,58 @@ class EntryCache:
         shard = self._shards.get(prefix)
         if shard is None:
             try:
-                raw = _DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
-                ok = raw.version == __version__ and raw.format == FORMAT
-                shard = {key: _restored(e) for key, e in raw.by_key.items()} if ok else {}
+                undecoded = self._raw.pop(prefix, None)
+                if undecoded is not None:
+                    shard = {key: _restored(_ENTRY_DECODER.decode(raw)) for key, raw in undecoded.items()}
+                else:
+                    read = _DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
+                    ok = read.version == __version__ and read.format == FORMAT
+                    shard = {key: _restored(e) for key, e in read.by_key.items()} if ok else {}
             except (OSError, msgspec.DecodeError, ValueError, TypeError):
                 shard = {}
             self._shards[prefix] = shard
         return shard
+
+    def _keys_in(self, prefix: str) -> Iterable[str]:
+        """The keys a shard holds, decoding none of its entries."""
+        shard = self._shards.get(prefix)
+        if shard is not None:
+            return shard.keys()
+        undecoded = self._raw.get(prefix)
+        if undecoded is None:
+            try:
+                read = _RAW_DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
+                ok = read.version == __version__ and read.format == FORMAT
+                undecoded = read.by_key if ok else {}
+            except (OSError, msgspec.DecodeError):
+                undecoded = {}
+            self._raw[prefix] = undecoded
+        return undecoded.keys()
+
+    def lazy(self, keys: Mapping[str, str], slugs: dict[str, str]) -> CachedEntries | None:
+        """Entries of these paths (path -> content hash, path -> slug), each decoded when first read.
+
+        None when the cache misses any of them. A state restored by `sitegen build` holds
+        10,000 entries, of which a front-matter edit reads a few thousand.
+        """
+        for key in keys.values():
+            if key not in self._keys_in(key[:2]):
+                return None
+        self._used.update(keys.values())
+        self.keys.update(keys)
+        entries = CachedEntries(keys, lambda path: self._decoded(keys[path], path, slugs[path]))
+        entries.slugs = slugs
+        return entries
+
+    def _decoded(self, key: str, source_path: str, slug: str) -> Entry:
+        shard = self._shards.get(key[:2])
+        try:
+            entry = shard[key] if shard is not None else _restored(_ENTRY_DECODER.decode(self._raw[key[:2]][key]))
+        except (KeyError, msgspec.DecodeError, ValueError, TypeError) as exc:
+            raise CacheDamaged(f"{source_path}: the cached entry cannot be read ({exc})") from exc
+        if entry.source_path != source_path or entry.slug != slug:
+            entry = dataclasses.replace(entry, source_path=source_path, slug=slug)
+        return entry
 
     def get(self, key: str, source_path: str, slug: str) -> Entry | None:
         entry = self._shard(key[:2]).get(key)
@@ -122,6 +189,7 @@ class EntryCache:
     def release(self) -> None:
         """Forget the shards read or filled (after `save`); `keys` stays, for the build state."""
         self._shards.clear()
+        self._raw.clear()
         self._used.clear()
 
     def save(self) -> None:
@@ -133,9 +201,10 @@ class EntryCache:
             for prefix in sorted(on_disk - live):
                 (self.folder / f"{prefix}.json").unlink(missing_ok=True)
             for prefix in sorted(live):
-                shard = self._shard(prefix)
-                kept = {k: shard[k] for k in sorted(shard) if k in self._used}
-                if prefix in self._dirty or len(kept) != len(shard) or prefix not in on_disk:
+                held = self._keys_in(prefix)  # a shard read only for its keys stays undecoded if kept as it is
+                if prefix in self._dirty or prefix not in on_disk or any(k not in self._used for k in held):
+                    shard = self._shard(prefix)
+                    kept = {k: shard[k] for k in sorted(shard) if k in self._used}
                     self._shards[prefix] = kept
                     write_atomic(self.folder / f"{prefix}.json", _encoded(kept), durable=False)
             self._dirty.clear()

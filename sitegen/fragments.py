@@ -133,7 +133,7 @@ class FragmentStores:
         self._marks[paper.slug] = (paper, mark)
         return mark
 
-    def load(self, name: str, papers: dict[str, Paper]) -> dict[str, bytes] | FilePieces:
+    def load(self, name: str, papers: Mapping[str, Paper]) -> dict[str, bytes] | FilePieces:
         """The fragments (UTF-8) of papers unchanged since they were saved.
 
         From the whole-list output file itself when its layout is known and `previous`
@@ -209,7 +209,7 @@ class FragmentStores:
         """Whether this process has looked for the store (or saved it) already."""
         return name in self.reused
 
-    def save(self, name: str, fragments: Iterable[tuple[str, bytes | memoryview]], papers: dict[str, Paper]) -> None:
+    def save(self, name: str, fragments: Iterable[tuple[str, bytes | memoryview]], papers: Mapping[str, Paper]) -> None:
         """Write a store of these (slug, UTF-8 text) pairs, each marked with its paper's fingerprint."""
         rows = ((slug, self.mark(paper), data) for slug, data in fragments if (paper := papers.get(slug)) is not None)
         tmp = self.folder / f".{name}.{os.getpid()}.tmp"

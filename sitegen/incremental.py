@@ -16,7 +16,7 @@ import hashlib
 import marshal
 import os
 import uuid
-from collections.abc import Callable, Iterable, MutableMapping
+from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -33,6 +33,7 @@ from .errors import BuildFailed, Report, relpath
 from .forked import ForkedBytes
 from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous, Spliced
 from .fsutil import StagedFiles
+from .lazy import copied
 from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
 from .model_patch import patch_site
 from .render import Rendered, Renderer, asset_hashes, make_environment, static_files
@@ -126,7 +127,7 @@ class SiteState:
         self._latest: Renderer | None = None  # renders what is pending, from the site as it now stands
         self.durable = durable  # fsync each rewritten file (not for the preview's throwaway output)
         self.drafts, self.asset_versions = drafts, asset_versions
-        self.entries: dict[str, Entry] = {}
+        self.entries: MutableMapping[str, Entry] = {}  # restored by `sitegen build`: decoded when read
         self.profiles: dict[str, AuthorProfile] = {}
         self.hashes: MutableMapping[str, str] = {}  # output path -> sha256 of what it holds
         self.plan: dict[str, routes.PageSpec] | None = {}  # None: not known yet (state restored from disk)
@@ -177,7 +178,8 @@ class SiteState:
                     if (a := load_profile(p, self.root, report))}
         return entries, profiles
 
-    def _content(self, entries: dict[str, Entry], profiles: dict[str, AuthorProfile], report: Report) -> Content:
+    def _content(self, entries: Mapping[str, Entry], profiles: dict[str, AuthorProfile],
+                 report: Report) -> Content:
         from .loader import _check_unique
 
         ordered = [entries[k] for k in sorted(entries)]
@@ -252,7 +254,7 @@ class SiteState:
         if "template" in kinds and self.scratch is not None:
             self.stores = None  # pieces saved by the initial build show the old templates
         report = Report()
-        entries, profiles = dict(self.entries), dict(self.profiles)
+        entries, profiles = copied(self.entries), dict(self.profiles)
         tokens: set[str] = set()
         for path in sorted({Path(p) for p in changed}):
             tokens |= self._reload(path, paths, entries, profiles, report)
@@ -322,7 +324,7 @@ class SiteState:
         self.signature = signature
         return change
 
-    def _patch(self, entries: dict[str, Entry], tokens: set[str], keys: list[str]) -> Change | None:
+    def _patch(self, entries: MutableMapping[str, Entry], tokens: set[str], keys: list[str]) -> Change | None:
         """Entry edits that keep the site's files: the model and plan patched in place of being rebuilt.
 
         None when the patch cannot be had (a paper added or removed, a name's slug would
@@ -458,7 +460,7 @@ class SiteState:
             model.build_site(self.cfg, self._content(self.entries, self.profiles, report), self.drafts)
         return {s.output: s for s in routes.plan(previous)}, previous
 
-    def _patched(self, entries: dict[str, Entry], tokens: set[str]) -> model.Site | None:
+    def _patched(self, entries: MutableMapping[str, Entry], tokens: set[str]) -> model.Site | None:
         """The previous Site with edited entries swapped in, when nothing structural changed.
 
         Equal list signatures mean the same papers, order, authors, tags, dates and cite keys,
@@ -512,7 +514,7 @@ class SiteState:
         """An input's key in `entries` and `profiles`: its path as shown."""
         return relpath(path if path.is_absolute() else self.root / path, self.root)
 
-    def _reload(self, path: Path, paths: site_config.Paths, entries: dict[str, Entry],
+    def _reload(self, path: Path, paths: site_config.Paths, entries: MutableMapping[str, Entry],
                 profiles: dict[str, AuthorProfile], report: Report) -> set[str]:
         full = path if path.is_absolute() else self.root / path
         key = self._key(path)

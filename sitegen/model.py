@@ -10,7 +10,7 @@ import datetime as dt
 import heapq
 import operator
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
@@ -146,7 +146,7 @@ class Site:
     """Everything the renderer needs, as plain frozen data."""
 
     config: SiteConfig
-    papers: dict[str, Paper]  # slug -> paper, newest first
+    papers: Mapping[str, Paper]  # slug -> paper, newest first (a saved model's are made when read)
     order: tuple[str, ...]  # slugs newest first (undated last)
     recent: tuple[str, ...]  # slugs by date added, newest first
     authors: tuple[Author, ...]
@@ -304,9 +304,17 @@ class Network:
 
     def __init__(self, entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
                  tag_slugs: dict[str, str]):
-        self.names_of = {e.slug: e.authors + unlisted[e.slug] for e in entries}
-        self.tags_of = {e.slug: e.tags for e in entries}
+        self.names_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.authors + unlisted[e.slug] for e in entries}
+        self.tags_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.tags for e in entries}
         self.authors, self.tags = Ranking(slugs), Ranking(tag_slugs)
+
+    @classmethod
+    def from_rows(cls, names_of: MutableMapping[str, tuple[str, ...]], tags_of: MutableMapping[str, tuple[str, ...]],
+                  slugs: dict[str, str], tag_slugs: dict[str, str]) -> Network:
+        """A network of rows already known (each paper's authors and tags), as a saved model has them."""
+        network = cls([], {}, slugs, tag_slugs)
+        network.names_of, network.tags_of = names_of, tags_of
+        return network
 
     def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
         """Top co-authors, top topics and the number of distinct co-authors of one author.

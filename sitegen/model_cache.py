@@ -27,6 +27,7 @@ from . import __version__, model
 from .cache import CACHE_DIR
 from .config import SiteConfig
 from .fsutil import write_atomic
+from .lazy import LazyDict
 from .loader import AuthorProfile, Entry
 
 FILE = "model.json"
@@ -47,6 +48,23 @@ class _Saved(msgspec.Struct):
     authors: list[tuple[str, list[int]]]  # (name, papers), in the site's order of authors
     profiles: dict[str, str]  # author name -> the source path of their profile, where they have one
     tags: list[tuple[str, list[int], list[tuple[str, str, int]]]]  # (name, papers, related refs)
+    categories: list[tuple[str, list[int]]]  # (name, papers)
+    years: list[tuple[int, list[int], list[tuple[int, list[int]]]]]  # (year, papers, [(month, papers)])
+
+
+class SavedPapers(LazyDict[str, model.Paper]):
+    """The papers of a saved model, each made when first read; their cite keys and unlisted
+    authors (which the model saves) are read without making them."""
+
+    cite_keys: dict[str, str]
+    unlisted: dict[str, tuple[str, ...]]
+
+    def columns(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
+        """Every paper's cite key and unlisted authors (where it has any), the papers made so far as made."""
+        keys = self.cite_keys | {slug: paper.cite_key for slug, paper in self._made.items()}
+        unlisted = self.unlisted | {slug: tuple(r.name for r in paper.unlisted_authors)
+                                    for slug, paper in self._made.items()}
+        return keys, {slug: names for slug, names in unlisted.items() if names}
 
 
 _DECODER = msgspec.json.Decoder(_Saved)
@@ -64,14 +82,24 @@ def save(root: Path, site: model.Site, key: str) -> None:
     if network is None:
         return
     at = {slug: i for i, slug in enumerate(site.order)}.__getitem__  # map(at, ...): half the time of a comprehension
+    papers = site.papers
+    if isinstance(papers, SavedPapers):  # the papers not read since the model was loaded are not made
+        cite_keys, unlisted = papers.columns()
+    else:
+        cite_keys = {slug: paper.cite_key for slug, paper in papers.items()}
+        unlisted = {slug: names for slug, paper in papers.items()
+                    if (names := tuple(r.name for r in paper.unlisted_authors))}
     saved = _Saved(
         version=__version__, key=key, order=list(site.order), recent=list(map(at, site.recent)),
-        cite_bases=site.cite_bases, cite_keys=[site.papers[s].cite_key for s in site.order],
-        unlisted={s: [r.name for r in p.unlisted_authors] for s, p in site.papers.items() if p.unlisted_authors},
+        cite_bases=site.cite_bases, cite_keys=list(map(cite_keys.__getitem__, site.order)),
+        unlisted={slug: list(unlisted[slug]) for slug in site.order if slug in unlisted},
         author_slugs=network.authors.slugs, tag_slugs=network.tags.slugs,
         authors=[(a.name, list(map(at, a.papers))) for a in site.authors],
         profiles={a.name: a.profile.source_path for a in site.authors if a.profile is not None},
         tags=[(t.name, list(map(at, t.papers)), [(r.name, r.slug, r.count) for r in t.related]) for t in site.tags],
+        categories=[(c.name, list(map(at, c.papers))) for c in site.categories],
+        years=[(y.year, list(map(at, y.papers)), [(m.number, list(map(at, m.papers))) for m in y.months])
+               for y in site.years],
     )
     with contextlib.suppress(OSError):
         write_atomic(root / CACHE_DIR / FILE, msgspec.json.encode(saved), durable=False)
@@ -97,20 +125,34 @@ def load(root: Path, key: str, config: SiteConfig, entries: Mapping[str, Entry],
 
 def _site(saved: _Saved, config: SiteConfig, entries: Mapping[str, Entry],
           profiles: tuple[AuthorProfile, ...]) -> model.Site:
-    by_slug = {e.slug: e for e in entries.values()}
+    """The saved model over these entries; papers and their rows in the co-author network are made when read."""
+    slugs = getattr(entries, "slugs", None)  # restored entries know their slugs undecoded
+    path_of = {slug: path for path, slug in slugs.items()} if slugs is not None else \
+        {e.slug: path for path, e in entries.items()}
     order = saved.order
-    listed = [by_slug[slug] for slug in order]
-    unlisted = {slug: tuple(saved.unlisted.get(slug, ())) for slug in order}
+    for slug in order:
+        if slug not in path_of:
+            raise KeyError(slug)
+    unlisted = {slug: tuple(names) for slug, names in saved.unlisted.items()}
     author_slugs, tag_slugs = saved.author_slugs, saved.tag_slugs
     author_refs = {name: model.Ref(name, slug) for name, slug in author_slugs.items()}
     tag_refs = {name: model.Ref(name, slug) for name, slug in tag_slugs.items()}
+    place = {slug: i for i, slug in enumerate(order)}
     last = len(order) - 1
-    papers = {
-        slug: model.make_paper(e, author_refs, tag_refs, key, unlisted[slug],
-                               newer=order[i - 1] if i > 0 else None, older=order[i + 1] if i < last else None)
-        for i, (slug, e, key) in enumerate(zip(order, listed, saved.cite_keys, strict=True))
-    }
-    network = model.Network(listed, unlisted, author_slugs, tag_slugs)
+
+    def entry(slug: str) -> Entry:
+        return entries[path_of[slug]]
+
+    def paper(slug: str) -> model.Paper:
+        i = place[slug]
+        return model.make_paper(entry(slug), author_refs, tag_refs, saved.cite_keys[i], unlisted.get(slug, ()),
+                                newer=order[i - 1] if i > 0 else None, older=order[i + 1] if i < last else None)
+
+    papers = SavedPapers(order, paper)
+    papers.cite_keys = dict(zip(order, saved.cite_keys, strict=True))
+    papers.unlisted = unlisted
+    network = model.Network.from_rows(LazyDict(order, lambda s: entry(s).authors + unlisted.get(s, ())),
+                                      LazyDict(order, lambda s: entry(s).tags), author_slugs, tag_slugs)
     by_path = {p.source_path: p for p in profiles}  # found by slug when saved: 8,000 names slugged again took 40 ms
     profiled = saved.profiles
     at = order.__getitem__
@@ -121,9 +163,14 @@ def _site(saved: _Saved, config: SiteConfig, entries: Mapping[str, Entry],
     tags = tuple(model.make_tag(name, tag_slugs[name], tuple(map(at, places)),
                                 tuple(model.Ref(*ref) for ref in related))
                  for name, places, related in saved.tags)
+    categories = tuple(model.make_category(name, tuple(map(at, places))) for name, places in saved.categories)
+    years = tuple(model.Year(year, tuple(map(at, places)),
+                             tuple(model.Month(month, model.MONTH_NAMES[month - 1], tuple(map(at, within)))
+                                   for month, within in months))
+                  for year, places, months in saved.years)
     return model.Site(
         config=config, papers=papers, order=tuple(order), recent=tuple(map(at, saved.recent)),
-        authors=authors, tags=tags, categories=model.site_categories(listed), years=model.site_years(listed),
+        authors=authors, tags=tags, categories=categories, years=years,
         pages=model.page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=saved.cite_bases, network=network,
     )

@@ -252,9 +252,6 @@ class Renderer:
             pieces.close()
         self._from_file.clear()
 
-    def _papers(self, slugs: tuple[str, ...] | list[str]) -> list[Paper]:
-        return [self.site.papers[s] for s in slugs]
-
     def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
         """A .bib file of these papers; their entries in the last build's reading list are taken as they are."""
         previous = self._from_file.get("bib")
@@ -262,7 +259,7 @@ class Renderer:
             for slug in slugs:
                 if slug not in self._bib and (piece := previous.get(slug)) is not None:
                     self._bib[slug] = str(piece, "utf-8")
-        return citations.bibtex(self._papers(slugs), self.site.config, self._bib).encode()
+        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self._bib).encode()
 
     def render(self, spec: PageSpec) -> bytes | bytearray:
         """The bytes of one output file; template errors name the template file and line."""

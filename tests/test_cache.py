@@ -6,7 +6,9 @@ import datetime as dt
 import json
 from pathlib import Path
 
-from sitegen.cache import CACHE_DIR, ENTRIES, EntryCache
+import pytest
+
+from sitegen.cache import CACHE_DIR, ENTRIES, CacheDamaged, EntryCache
 from sitegen.errors import Report
 from sitegen.loader import Entry, load_content
 
@@ -68,3 +70,40 @@ def test_a_shard_a_crash_cut_short_is_a_miss(tmp_path: Path) -> None:
     for cut in (b"", saved[: len(saved) // 2], saved[:-1]):
         shard.write_bytes(cut)
         assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+
+
+def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    cache = EntryCache(root)
+    entries = load_content(root, Report(), cache).entries
+    cache.save()
+    shards = {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob("*.json")}
+    keys = {e.source_path: cache.keys[e.source_path] for e in entries}
+    slugs = {e.source_path: e.slug for e in entries}
+    restored = EntryCache(root)
+    lazy = restored.lazy(keys, slugs)
+    assert lazy is not None and list(lazy) == list(keys) and lazy.slugs == slugs
+    first = entries[0]
+    assert lazy[first.source_path] == first
+    assert lazy.made(entries[1].source_path) is None  # the others are not decoded yet
+    assert dict(lazy) == {e.source_path: e for e in entries}
+    restored.keep(keys.values())
+    restored.save()  # every entry kept: no shard is written again
+    assert {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob("*.json")} == shards
+    moved = EntryCache(root).lazy({"content/papers/elsewhere.md": keys[first.source_path]},
+                                  {"content/papers/elsewhere.md": "elsewhere"})
+    assert moved is not None and moved["content/papers/elsewhere.md"].slug == "elsewhere"
+    new = "content/papers/new.md"
+    assert EntryCache(root).lazy({**keys, new: "0" * 64}, {**slugs, new: "new"}) is None  # one missing: none at all
+
+
+def test_a_lazily_restored_entry_that_cannot_be_decoded_says_so_when_read(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
+    raw = json.loads(shard.read_text(encoding="utf-8"))
+    raw["by_key"][key]["title"] = 42  # valid JSON, the wrong type: found by the decode, not by the listing
+    shard.write_text(json.dumps(raw), encoding="utf-8")
+    lazy = EntryCache(root).lazy({entry.source_path: key}, {entry.source_path: entry.slug})
+    assert lazy is not None
+    with pytest.raises(CacheDamaged, match=entry.source_path):
+        lazy[entry.source_path]

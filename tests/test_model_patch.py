@@ -5,16 +5,22 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import hashlib
+import tempfile
 from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from sitegen import config as site_config
-from sitegen import model, routes
+from sitegen import model, model_cache, routes
+from sitegen.cache import EntryCache
 from sitegen.errors import Report
 from sitegen.incremental import list_signature
+from sitegen.lazy import LazyDict
 from sitegen.loader import Content, Entry, load_content
 from sitegen.model_patch import patch_site
 
@@ -83,6 +89,17 @@ EDITS = st.lists(st.tuples(st.sampled_from(["title", "date", "authors", "tags", 
                  min_size=1, max_size=3)
 
 
+def edited(entries: dict[str, Entry], step: list[tuple[str, int, int]]) -> tuple[dict[str, Entry], model.Site]:
+    """Apply one step's edits to `entries` (slug -> entry, in place): the edited entries, and the model built anew."""
+    changed: dict[str, Entry] = {}
+    for kind, a, b in step:
+        e = edit(entries | changed, kind, a, b)
+        changed[e.slug] = e
+    entries |= changed
+    content = Content(tuple(entries[s] for s in sorted(entries)), _content().profiles)
+    return changed, model.build_site(_config(), content)
+
+
 def assert_same_site(patched: model.Site, built: model.Site) -> None:
     assert list(patched.papers.items()) == list(built.papers.items())  # the same papers, in the same order
     assert patched == built
@@ -102,12 +119,7 @@ def test_patched_site_and_plan_equal_built_ones(steps: list[list[tuple[str, int,
     site = model.build_site(config, content)
     plan = {s.output: s for s in routes.plan(site)}
     for step in steps:
-        changed: dict[str, Entry] = {}
-        for kind, a, b in step:
-            e = edit(entries | changed, kind, a, b)
-            changed[e.slug] = e
-        entries |= changed
-        built = model.build_site(config, Content(tuple(entries[s] for s in sorted(entries)), content.profiles))
+        changed, built = edited(entries, step)
         patch = patch_site(site, changed, content.profiles, drafts=False)
         if patch is None:
             site, plan = built, {s.output: s for s in routes.plan(built)}
@@ -132,6 +144,48 @@ def test_patched_site_and_plan_equal_built_ones(steps: list[list[tuple[str, int,
             assert {out for out, spec in whole.items() if plan[out] != spec} <= set(after)
             assert all(whole[out] == spec for out, spec in after.items())
         site, plan = patch.site, whole
+
+
+def lazily(site: model.Site, entries: Mapping[str, Entry], folder: Path) -> model.Site:
+    """`site` saved and loaded back as `sitegen build` restores it: over entries decoded from the
+    entry cache when read, its papers and network rows made when read."""
+    cache = EntryCache(folder)
+    keys = {}
+    for e in entries.values():
+        keys[e.source_path] = hashlib.sha256(repr(e).encode()).hexdigest()
+        cache.put(keys[e.source_path], e)
+    cache.save()
+    model_cache.save(folder, site, "key")
+    restored = EntryCache(folder).lazy(keys, {e.source_path: e.slug for e in entries.values()})
+    assert restored is not None
+    loaded = model_cache.load(folder, "key", site.config, restored, _content().profiles)
+    assert loaded is not None and isinstance(loaded.papers, LazyDict)
+    return loaded
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(EDITS, min_size=1, max_size=3))
+@example(steps=[[("title", 155, 0), ("date", 0, 62)]])
+def test_a_lazily_loaded_site_patches_and_saves_as_a_built_one(steps: list[list[tuple[str, int, int]]]) -> None:
+    """The model a new build process loads makes papers when read: patched, and saved after
+    the patch with most papers never made, it still equals the model built from scratch."""
+    content, config = _content(), _config()
+    entries = {e.slug: e for e in content.entries}
+    site = model.build_site(config, content)
+    with tempfile.TemporaryDirectory() as folder:
+        for step in steps:
+            start = lazily(site, entries, Path(folder))
+            changed, built = edited(entries, step)
+            patch = patch_site(start, changed, content.profiles, drafts=False)
+            if patch is None:
+                site = built
+                continue
+            assert isinstance(patch.site.papers, LazyDict)
+            assert len([s for s in patch.site.papers if patch.site.papers.made(s)]) < len(entries)  # type: ignore[attr-defined]
+            again = lazily(patch.site, entries, Path(folder))  # saved with the papers not made as they were
+            assert_same_site(again, built)
+            assert_same_site(patch.site, built)
+            site = patch.site
 
 
 def test_patches_cover_the_common_edits(content: Content, config: site_config.SiteConfig) -> None:

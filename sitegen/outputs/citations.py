@@ -8,7 +8,7 @@ rather than invented, and a `note` says what is missing.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -131,12 +131,19 @@ def bib_entry(paper: Paper, config: SiteConfig) -> str:
 
 def bibtex(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
     """A .bib file with one @misc entry per paper; `cache` reuses entries across files of a build."""
+    listed = list(papers)
+    return bibtex_of([paper.slug for paper in listed], {paper.slug: paper for paper in listed}, config, cache)
+
+
+def bibtex_of(slugs: Iterable[str], papers: Mapping[str, Paper], config: SiteConfig,
+              cache: dict[str, str] | None = None) -> str:
+    """As `bibtex`, for papers named by slug: a paper whose entry is in `cache` is not read."""
     cache = {} if cache is None else cache
     parts = []
-    for paper in papers:
-        text = cache.get(paper.slug)
+    for slug in slugs:
+        text = cache.get(slug)
         if text is None:
-            text = cache[paper.slug] = bib_entry(paper, config)
+            text = cache[slug] = bib_entry(papers[slug], config)
         parts.append(text)
     return "\n".join(parts)
 
