@@ -182,7 +182,8 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     if state is None:
         return None
     state.stores = _stores(root, inputs)
-    state.before_writing = intact.result  # checked beside the restore and rendering, before anything is written
+    state.before_writing = intact.result  # checked beside the restore and rendering, before anything is renamed in
+    state.staging_marker = intact.marker
     key = model_cache.model_key(inputs, {path: row[0] for path, row in table.items()})
     saved_model: list[model.Site] = []
 

@@ -55,11 +55,17 @@ def write_atomic(path: Path, data: Data, durable: bool = True) -> None:
     os.replace(_stage(path, data, durable), path)
 
 
-def _stage(path: Path, data: Data, durable: bool) -> str:
+def staged_name(name: str, marker: str) -> bool:
+    """Whether a file name is one of `StagedFiles(marker=marker)`'s temporaries."""
+    return name.endswith(".tmp") and f".{marker}." in name
+
+
+def _stage(path: Path, data: Data, durable: bool, marker: str = "") -> str:
     """The temporary file holding `data` beside `path`, written (and fsynced when `durable`), not yet renamed."""
     payload = data.encode("utf-8") if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    prefix = f".{path.name}.{marker}." if marker else f".{path.name}."
+    fd, tmp = tempfile.mkstemp(prefix=prefix, suffix=".tmp", dir=path.parent)
     try:
         try:
             mode = path.stat().st_mode & 0o7777
@@ -89,8 +95,9 @@ class StagedFiles:
     written, removes every temporary and raises the first error: no target is replaced.
     """
 
-    def __init__(self, durable: bool = True):
-        self.durable = durable
+    def __init__(self, durable: bool = True, marker: str = ""):
+        """`marker` goes into every temporary's name, so a scan of the folder can tell them (see `staged_name`)."""
+        self.durable, self.marker = durable, marker
         self._pool: ThreadPoolExecutor | None = None
         self._staged: dict[Path, Future[str] | _Written] = {}
 
@@ -99,7 +106,7 @@ class StagedFiles:
             self._discard([self._staged.pop(path)])
         if not self.durable:  # no fsync to wait for: a thread would only cost
             try:
-                self._staged[path] = _Written(_stage(path, data, False))
+                self._staged[path] = _Written(_stage(path, data, False, self.marker))
             except Exception as exc:
                 self._staged[path] = _Written("", exc)
             return
@@ -107,7 +114,7 @@ class StagedFiles:
             from concurrent.futures import ThreadPoolExecutor
 
             self._pool = ThreadPoolExecutor(max_workers=WRITERS)
-        self._staged[path] = self._pool.submit(_stage, path, data, True)
+        self._staged[path] = self._pool.submit(_stage, path, data, True, self.marker)
 
     def __len__(self) -> int:
         return len(self._staged)

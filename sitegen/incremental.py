@@ -147,6 +147,9 @@ class SiteState:
         # Asked before the first file is written: False raises OutputsChanged. `sitegen build`
         # checks the output folder in another process while this one renders.
         self.before_writing: Callable[[], bool] | None = None
+        # When set, the check above passes over temporaries whose names carry this marker: an
+        # update then stages its files while the check runs, and asks it only before renaming them in.
+        self.staging_marker = ""
         # Work for this process while a forked child renders an edit's pages (`sitegen build`
         # saves the new model then); it is given the model the edit made.
         self.while_rendering: Callable[[model.Site], None] | None = None
@@ -674,13 +677,14 @@ class _Outgoing:
     A file whose bytes are what the output already holds is dropped. The others are written
     to temporaries at once (see fsutil.StagedFiles), so a front-matter edit's 88 MB of
     whole-list files are written and fsynced while the pages after them render; the first
-    waits for the output check. `SiteState._apply` renames them all in; `discard` drops them.
+    waits for the output check unless the check passes over them (`staging_marker`).
+    `SiteState._apply` checks, then renames them all in; `discard` drops them.
     """
 
     def __init__(self, state: SiteState, known: dict[str, str]):
         self.state = state
         self.known = known  # digests already worked out (the renderer's, of the whole-list files it joined)
-        self.staged = StagedFiles(state.durable)
+        self.staged = StagedFiles(state.durable, state.staging_marker)
         self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it
         self.count = 0  # files handed in
 
@@ -691,7 +695,7 @@ class _Outgoing:
             data.digest() if isinstance(data, Spliced) else hashlib.sha256(data).hexdigest())
         if state.hashes.get(out) == digest and (state.output / out).exists():
             return
-        if not self.staged:
+        if not self.staged and not state.staging_marker:
             state.check_output()  # nothing may appear in an output that is not as remembered
         self.digests[out] = digest
         self.staged.add(state.output / out, data)

@@ -670,3 +670,28 @@ def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, dama
     result = build(root, public, search=False)
     assert "rendered" not in result.pages_by_kind  # a full build
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_the_outputs_check_passes_over_only_the_temporaries_staged_under_its_marker(tmp_path: Path) -> None:
+    """A front-matter edit stages its files while the check runs: the check must not take them for
+    files added by hand, nor take anything else for them."""
+    from sitegen.fsutil import StagedFiles, staged_name
+
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    saved = buildstate.load(root)
+    assert saved is not None
+    marker = buildstate.OutputsCheck(saved, output, beside=False).marker
+    staging = StagedFiles(durable=False, marker=marker)
+    staging.add(output / "index.html", b"staged")
+    staging.add(output / "authors" / "someone-new" / "index.html", b"in a new folder")
+    names = [p.name for p in output.rglob("*.tmp")]
+    assert len(names) == 2 and all(staged_name(name, marker) for name in names)
+    assert buildstate.outputs_intact(saved, output, marker)
+    assert not buildstate.outputs_intact(saved, output)  # anyone else's temporaries are files added
+    assert not buildstate.outputs_intact(saved, output, "staged-000000000000")
+    (output / f".stray.{marker}.txt").write_text("by hand")  # the marker alone is not enough
+    assert not buildstate.outputs_intact(saved, output, marker)
+    staging.discard()
+
