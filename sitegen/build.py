@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -11,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import config as site_config
 from . import model, model_cache, routes
-from .cache import CACHE_DIR, EntryCache
+from .cache import CACHE_DIR, CacheDamaged, EntryCache
 from .errors import BuildFailed, Report
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
@@ -198,8 +201,9 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
 
     state.while_rendering = save_model
     try:
-        change = state.update(changed)
-    except OutputsChanged:
+        with _collector_paused():
+            change = state.update(changed)
+    except (OutputsChanged, CacheDamaged):
         return None
     if not intact.result():  # nothing written, and nothing may be remembered either
         return None
@@ -228,6 +232,23 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     if site is not None and not (saved_model and saved_model[-1] is site):
         model_cache.save(root, site, key)
     return result
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while an edit's update runs in this process.
+
+    A front-matter edit at 10,000 papers allocates a few hundred thousand objects and
+    leaves a hundred or so in cycles; the one young-generation collection it triggered
+    cost 25-33 ms of its second (the lazily made model is mostly young objects).
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,

@@ -695,3 +695,28 @@ def test_the_outputs_check_passes_over_only_the_temporaries_staged_under_its_mar
     assert not buildstate.outputs_intact(saved, output, marker)
     staging.discard()
 
+
+
+def test_an_entry_the_cache_cannot_decode_when_read_means_a_full_build(tmp_path: Path) -> None:
+    """A state restored by a new build process decodes cached entries when read: one that cannot
+    be decoded then (valid JSON of the wrong shape) is no reason to fail, only to build in full."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    public = tmp_path / "public"
+    build(root, public, search=False)
+    target = _papers(root)[3]
+    saved = buildstate.load(root)
+    assert saved is not None
+    edited = saved.entries[target.relative_to(root).as_posix()][0]
+    damaged = 0
+    for key in (row[0] for row in saved.entries.values()):  # the others, where the edit's own shard is not
+        if key[:2] != edited[:2]:  # (that one is read whole, by the notes check, and misses)
+            shard = root / CACHE_DIR / "entries" / f"{key[:2]}.json"
+            raw = json.loads(shard.read_text(encoding="utf-8"))
+            raw["by_key"][key]["title"] = 42
+            shard.write_text(json.dumps(raw), encoding="utf-8")
+            damaged += 1
+    assert damaged >= PAPERS - 2
+    _replace_field(target, "title", "'Edited while other cached entries were damaged'")
+    result = build(root, public, search=False)
+    assert "rendered" not in result.pages_by_kind  # a full build
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
