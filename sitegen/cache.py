@@ -16,7 +16,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,8 +54,8 @@ def _untag_dates(value: Any) -> Any:
 
 
 class _Shard(msgspec.Struct):
-    """One cache file. Entries decode straight into Entry objects, typed by its fields: dates
-    from ISO strings, tuples from arrays. At 10,000 entries this is a third of the time
+    """One cache file, as written. Entries decode straight into Entry objects, typed by its fields:
+    dates from ISO strings, tuples from arrays. At 10,000 entries this is a third of the time
     `json.loads` and a conversion pass took, which a front-matter edit pays in every build."""
 
     version: str
@@ -64,7 +64,7 @@ class _Shard(msgspec.Struct):
 
 
 class _RawShard(msgspec.Struct):
-    """A cache file with its entries left undecoded, each decoded when first read (see `EntryCache.lazy`)."""
+    """A cache file with its entries left undecoded: each is decoded when a shard or `EntryCache.lazy` needs it."""
 
     version: str
     format: int
@@ -72,9 +72,9 @@ class _RawShard(msgspec.Struct):
 
 
 FORMAT = 2  # 1: JSON of tagged values, read field by field
-_DECODER = msgspec.json.Decoder(_Shard)
 _RAW_DECODER = msgspec.json.Decoder(_RawShard)
 _ENTRY_DECODER = msgspec.json.Decoder(Entry)
+_ENCODER = msgspec.json.Encoder()
 
 
 class CacheDamaged(Exception):
@@ -84,8 +84,9 @@ class CacheDamaged(Exception):
 class CachedEntries(LazyDict[str, Entry]):
     """Entry path -> Entry, each decoded from the cache when first read; `slugs` without decoding."""
 
-    slugs: dict[str, str]
-_ENCODER = msgspec.json.Encoder()
+    def __init__(self, slugs: dict[str, str], make: Callable[[str], Entry]):
+        super().__init__(slugs, make)
+        self.slugs = slugs
 
 
 class EntryCache:
@@ -100,37 +101,33 @@ class EntryCache:
         self._used: set[str] = set()
         self.keys: dict[str, str] = {}  # entry path (as shown) -> content hash, for this build
 
+    def _undecoded(self, prefix: str) -> dict[str, msgspec.Raw]:
+        """A shard's entries as raw JSON, read once; none when the file is missing, damaged or not this version's."""
+        undecoded = self._raw.get(prefix)
+        if undecoded is None:
+            try:
+                read = _RAW_DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
+                undecoded = read.by_key if read.version == __version__ and read.format == FORMAT else {}
+            except (OSError, msgspec.DecodeError):
+                undecoded = {}
+            self._raw[prefix] = undecoded
+        return undecoded
+
     def _shard(self, prefix: str) -> dict[str, Entry]:
         shard = self._shards.get(prefix)
         if shard is None:
-            try:
-                undecoded = self._raw.pop(prefix, None)
-                if undecoded is not None:
-                    shard = {key: _restored(_ENTRY_DECODER.decode(raw)) for key, raw in undecoded.items()}
-                else:
-                    read = _DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
-                    ok = read.version == __version__ and read.format == FORMAT
-                    shard = {key: _restored(e) for key, e in read.by_key.items()} if ok else {}
-            except (OSError, msgspec.DecodeError, ValueError, TypeError):
+            try:  # one entry by one as fast as the whole file typed, and the raw form serves `lazy` too
+                shard = {key: _restored(_ENTRY_DECODER.decode(raw)) for key, raw in self._undecoded(prefix).items()}
+            except (msgspec.DecodeError, ValueError, TypeError):
                 shard = {}
+            self._raw.pop(prefix, None)
             self._shards[prefix] = shard
         return shard
 
     def _keys_in(self, prefix: str) -> Iterable[str]:
         """The keys a shard holds, decoding none of its entries."""
         shard = self._shards.get(prefix)
-        if shard is not None:
-            return shard.keys()
-        undecoded = self._raw.get(prefix)
-        if undecoded is None:
-            try:
-                read = _RAW_DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
-                ok = read.version == __version__ and read.format == FORMAT
-                undecoded = read.by_key if ok else {}
-            except (OSError, msgspec.DecodeError):
-                undecoded = {}
-            self._raw[prefix] = undecoded
-        return undecoded.keys()
+        return shard.keys() if shard is not None else self._undecoded(prefix).keys()
 
     def lazy(self, keys: Mapping[str, str], slugs: dict[str, str]) -> CachedEntries | None:
         """Entries of these paths (path -> content hash, path -> slug), each decoded when first read.
@@ -143,9 +140,7 @@ class EntryCache:
                 return None
         self._used.update(keys.values())
         self.keys.update(keys)
-        entries = CachedEntries(keys, lambda path: self._decoded(keys[path], path, slugs[path]))
-        entries.slugs = slugs
-        return entries
+        return CachedEntries(slugs, lambda path: self._decoded(keys[path], path, slugs[path]))
 
     def _decoded(self, key: str, source_path: str, slug: str) -> Entry:
         shard = self._shards.get(key[:2])

@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from . import __version__, model
-from .cache import CACHE_DIR
+from .cache import CACHE_DIR, CachedEntries
 from .config import SiteConfig
 from .fsutil import write_atomic
 from .lazy import LazyDict
@@ -126,13 +126,11 @@ def load(root: Path, key: str, config: SiteConfig, entries: Mapping[str, Entry],
 def _site(saved: _Saved, config: SiteConfig, entries: Mapping[str, Entry],
           profiles: tuple[AuthorProfile, ...]) -> model.Site:
     """The saved model over these entries; papers and their rows in the co-author network are made when read."""
-    slugs = getattr(entries, "slugs", None)  # restored entries know their slugs undecoded
-    path_of = {slug: path for path, slug in slugs.items()} if slugs is not None else \
-        {e.slug: path for path, e in entries.items()}
+    path_of = {slug: path for path, slug in entries.slugs.items()} if isinstance(entries, CachedEntries) else \
+        {e.slug: path for path, e in entries.items()}  # restored entries know their slugs undecoded
     order = saved.order
-    for slug in order:
-        if slug not in path_of:
-            raise KeyError(slug)
+    if not path_of.keys() >= set(order):
+        raise KeyError("a paper of the saved model has no entry")
     unlisted = {slug: tuple(names) for slug, names in saved.unlisted.items()}
     author_slugs, tag_slugs = saved.author_slugs, saved.tag_slugs
     author_refs = {name: model.Ref(name, slug) for name, slug in author_slugs.items()}
