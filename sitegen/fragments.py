@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 import msgspec
 
 from .fsutil import write_all, write_atomic
+from .lazy import LazyDict
 from .model import Paper
 
 FOLDER = "fragments"
@@ -58,6 +59,21 @@ def fingerprint(paper: Paper) -> str:
     category = f"{paper.category.name}\x1e{paper.category.slug}" if paper.category else ""
     text = "\x1f".join((paper.entry.digest, paper.route, paper.cite_key, category, *refs))
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
+
+
+class FingerprintedPapers(LazyDict[str, Paper]):
+    """Papers made when first read, whose fingerprints were saved with them (see model_cache.SavedPapers).
+
+    An edit's pages show thousands of list items stored by the last full build; each is
+    used while its paper's fingerprint is the one it was saved with, and making every
+    one of those papers to work out its fingerprint was a third of rendering the pages.
+    """
+
+    marks: dict[str, str]  # slug -> fingerprint of the paper as saved
+
+    def saved_mark(self, slug: str) -> str | None:
+        """The paper's fingerprint while it is the paper as saved (neither made nor set here), else None."""
+        return None if slug in self._made else self.marks.get(slug)
 
 
 @dataclass
@@ -133,6 +149,12 @@ class FragmentStores:
         self._marks[paper.slug] = (paper, mark)
         return mark
 
+    def mark_of(self, slug: str, papers: Mapping[str, Paper]) -> str:
+        """The fingerprint of `papers[slug]`, without making a paper whose fingerprint was saved with it."""
+        if isinstance(papers, FingerprintedPapers) and (saved := papers.saved_mark(slug)) is not None:
+            return saved
+        return self.mark(papers[slug])
+
     def load(self, name: str, papers: Mapping[str, Paper]) -> dict[str, bytes] | FilePieces:
         """The fragments (UTF-8) of papers unchanged since they were saved.
 
@@ -151,8 +173,7 @@ class FragmentStores:
             if stamp != self.stamp:
                 return {}
             for slug, mark, piece in rows:
-                paper = papers.get(slug)
-                if paper is not None and self.mark(paper) == mark:
+                if slug in papers and self.mark_of(slug, papers) == mark:
                     found[slug] = piece()
         except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError):
             return {}
@@ -383,13 +404,14 @@ class ItemStore:
         self._variants: dict[str, dict[str, tuple[str, BinaryIO, int, int]]] = {}
         self._files: list[BinaryIO] = []
 
-    def get(self, key: tuple[str, str, int], paper: Paper) -> str | None:
+    def get(self, key: tuple[str, str, int], papers: Mapping[str, Paper]) -> str | None:
+        """The stored item of `key`, if it was saved for the paper `papers` holds now."""
         variant = item_variant(key)
         rows = self._variants.get(variant)
         if rows is None:
             rows = self._variants[variant] = self._read(variant)
         row = rows.get(key[0])
-        if row is None or self._stores.mark(paper) != row[0]:
+        if row is None or self._stores.mark_of(key[0], papers) != row[0]:
             return None
         _, handle, offset, length = row
         data = os.pread(handle.fileno(), length, offset)

@@ -26,6 +26,7 @@ import msgspec
 from . import __version__, model
 from .cache import CACHE_DIR, CachedEntries
 from .config import SiteConfig
+from .fragments import FingerprintedPapers, fingerprint
 from .fsutil import write_atomic
 from .lazy import LazyDict
 from .loader import AuthorProfile, Entry
@@ -42,6 +43,7 @@ class _Saved(msgspec.Struct):
     recent: list[int]
     cite_bases: dict[str, str]  # in slug order, as `model.cite_bases` makes it
     cite_keys: list[str]  # in the order of `order`
+    marks: list[str]  # each paper's fingerprint (see fragments.fingerprint), in the order of `order`
     unlisted: dict[str, list[str]]  # slug -> profile authors the entry leaves out, where there are any
     author_slugs: dict[str, str]
     tag_slugs: dict[str, str]
@@ -52,19 +54,20 @@ class _Saved(msgspec.Struct):
     years: list[tuple[int, list[int], list[tuple[int, list[int]]]]]  # (year, papers, [(month, papers)])
 
 
-class SavedPapers(LazyDict[str, model.Paper]):
-    """The papers of a saved model, each made when first read; their cite keys and unlisted
-    authors (which the model saves) are read without making them."""
+class SavedPapers(FingerprintedPapers):
+    """The papers of a saved model, each made when first read; their cite keys, unlisted
+    authors and fingerprints (which the model saves) are read without making them."""
 
     cite_keys: dict[str, str]
     unlisted: dict[str, tuple[str, ...]]
 
-    def columns(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]]]:
-        """Every paper's cite key and unlisted authors (where it has any), the papers made so far as made."""
-        keys = self.cite_keys | {slug: paper.cite_key for slug, paper in self._made.items()}
-        unlisted = self.unlisted | {slug: tuple(r.name for r in paper.unlisted_authors)
-                                    for slug, paper in self._made.items()}
-        return keys, {slug: names for slug, names in unlisted.items() if names}
+    def columns(self) -> tuple[dict[str, str], dict[str, tuple[str, ...]], dict[str, str]]:
+        """Every paper's cite key, unlisted authors (where it has any) and fingerprint; those made so far as made."""
+        made = self._made
+        keys = self.cite_keys | {slug: paper.cite_key for slug, paper in made.items()}
+        unlisted = self.unlisted | {slug: tuple(r.name for r in paper.unlisted_authors) for slug, paper in made.items()}
+        marks = self.marks | {slug: fingerprint(paper) for slug, paper in made.items()}
+        return keys, {slug: names for slug, names in unlisted.items() if names}, marks
 
 
 _DECODER = msgspec.json.Decoder(_Saved)
@@ -84,14 +87,16 @@ def save(root: Path, site: model.Site, key: str) -> None:
     at = {slug: i for i, slug in enumerate(site.order)}.__getitem__  # map(at, ...): half the time of a comprehension
     papers = site.papers
     if isinstance(papers, SavedPapers):  # the papers not read since the model was loaded are not made
-        cite_keys, unlisted = papers.columns()
+        cite_keys, unlisted, marks = papers.columns()
     else:
         cite_keys = {slug: paper.cite_key for slug, paper in papers.items()}
         unlisted = {slug: names for slug, paper in papers.items()
                     if (names := tuple(r.name for r in paper.unlisted_authors))}
+        marks = {slug: fingerprint(paper) for slug, paper in papers.items()}
     saved = _Saved(
         version=__version__, key=key, order=list(site.order), recent=list(map(at, site.recent)),
         cite_bases=site.cite_bases, cite_keys=list(map(cite_keys.__getitem__, site.order)),
+        marks=list(map(marks.__getitem__, site.order)),
         unlisted={slug: list(unlisted[slug]) for slug in site.order if slug in unlisted},
         author_slugs=network.authors.slugs, tag_slugs=network.tags.slugs,
         authors=[(a.name, list(map(at, a.papers))) for a in site.authors],
@@ -148,6 +153,7 @@ def _site(saved: _Saved, config: SiteConfig, entries: Mapping[str, Entry],
 
     papers = SavedPapers(order, paper)
     papers.cite_keys = dict(zip(order, saved.cite_keys, strict=True))
+    papers.marks = dict(zip(order, saved.marks, strict=True))
     papers.unlisted = unlisted
     network = model.Network.from_rows(LazyDict(order, lambda s: entry(s).authors + unlisted.get(s, ())),
                                       LazyDict(order, lambda s: entry(s).tags), author_slugs, tag_slugs)

@@ -336,10 +336,10 @@ class Renderer:
         """A paper's list item at a link depth and heading level, rendered once and reused."""
         key = (slug, root, level)
         if key not in self._items:
-            paper = self.site.papers[slug]
-            html = self._stored_item(key, paper)
+            html = self._stored_item(key)
             if html is None:
-                html = self._template("partials/item.html").render(paper=paper, root=root, level=level)
+                html = self._template("partials/item.html").render(paper=self.site.papers[slug], root=root,
+                                                                    level=level)
             self._items[key] = Markup(html)
         return self._items[key]
 
@@ -347,19 +347,19 @@ class Renderer:
         """A paper's Atom entry (absolute links only), rendered once and reused on every feed."""
         key = (paper.slug, "feed", int(full_text))
         if key not in self._items:
-            html = self._stored_item(key, paper)
+            html = self._stored_item(key)
             if html is None:
                 html = self._template("partials/feed-entry.xml").render(feeds.entry_context(paper, self.site.config,
                                                                                            full_text))
             self._items[key] = Markup(html)
         return self._items[key]
 
-    def _stored_item(self, key: tuple[str, str, int], paper: Paper) -> str | None:
+    def _stored_item(self, key: tuple[str, str, int]) -> str | None:
         """The item as the last full build rendered it, when this renderer updates that build's output in place."""
         stores = self.stores
         if stores is None or stores.previous is None:
             return None
-        return stores.items().get(key, paper)
+        return stores.items().get(key, self.site.papers)
 
     def save_items(self, index: int) -> None:
         """Save the list items and feed entries this render process made, for a later edit (see fragments.ItemStore)."""

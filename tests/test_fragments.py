@@ -24,9 +24,11 @@ from sitegen.fragments import (
     OUTPUT_OF,
     SUFFIX,
     WHOLE_LIST,
+    FingerprintedPapers,
     FragmentStores,
     ItemStore,
     Spliced,
+    fingerprint,
     read_store,
     write_store,
 )
@@ -403,8 +405,8 @@ def _item_hits(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, bool]]:
     asked: list[tuple[str, bool]] = []
     real = ItemStore.get
 
-    def counted(self: ItemStore, key: tuple[str, str, int], paper: Any) -> str | None:
-        found = real(self, key, paper)
+    def counted(self: ItemStore, key: tuple[str, str, int], papers: Any) -> str | None:
+        found = real(self, key, papers)
         asked.append((key[0], found is not None))
         return found
 
@@ -433,6 +435,44 @@ def test_a_front_matter_edit_takes_the_other_papers_list_items_from_the_last_ful
     assert taken and edited.stem not in taken
     assert (edited.stem, False) in asked  # asked, and rendered again: its fingerprint moved
     assert tree_bytes(public) == _clean(root, tmp_path / "clean")
+
+
+def test_stored_items_are_taken_by_saved_fingerprints_without_making_the_papers(site: Path) -> None:
+    """A saved model's papers carry the fingerprints they were saved with (model_cache.SavedPapers):
+    a paper not made since is matched by that, and never made; a paper set since, by its own."""
+    from sitegen import config as site_config
+    from sitegen import model
+    from sitegen.errors import Report
+    from sitegen.loader import load_content
+
+    built = model.build_site(site_config.load(site), load_content(site, Report(), None, 1))
+    saved = sorted((site / CACHE_DIR / FOLDER).glob(f"{ITEMS}-*{SUFFIX}"))
+    stores = FragmentStores(site / CACHE_DIR / FOLDER, read_store(saved[0])[0])  # the full build's inputs
+    every = {slug: built.papers[slug] for slug in built.order}
+    variant = next(v for v in (("feed", 1), ("feed", 0), ("../../", 3), ("../../", 2), ("", 2))
+                   if all(stores.items().get((slug, *v), every) for slug in built.order))
+    key = ("", *variant)
+    made: list[str] = []
+
+    def make(slug: str) -> model.Paper:
+        made.append(slug)
+        return built.papers[slug]
+
+    papers = FingerprintedPapers(built.order, make)
+    papers.marks = {slug: fingerprint(paper) for slug, paper in built.papers.items()}
+    first, second, third = built.order[:3]
+    found = {slug: stores.items().get((slug, *key[1:]), papers) for slug in built.order}
+    assert all(found.values()) and not made  # every feed entry matched, no paper made
+    assert stores.mark_of(first, papers) == papers.marks[first] and not made
+
+    papers.marks[second] = "0" * 20  # as saved before an edit: its stored item was saved for another paper
+    assert stores.items().get((second, *key[1:]), papers) is None and not made
+    papers[second] = built.papers[second]  # set by an edit's patch: checked by its own fingerprint again
+    assert stores.items().get((second, *key[1:]), papers) == found[second] and not made
+    assert papers.saved_mark(second) is None
+    assert papers[third] is built.papers[third] and made == [third]  # made when read: its saved mark no longer says
+    assert papers.saved_mark(third) is None and stores.mark_of(third, papers) == fingerprint(built.papers[third])
+    stores.close()
 
 
 @pytest.mark.parametrize("damage", ["stamp", "cut", "marked"])

@@ -19,6 +19,7 @@ from sitegen import config as site_config
 from sitegen import model, model_cache, routes
 from sitegen.cache import EntryCache
 from sitegen.errors import Report
+from sitegen.fragments import fingerprint
 from sitegen.incremental import list_signature
 from sitegen.lazy import LazyDict
 from sitegen.loader import Content, Entry, load_content
@@ -184,6 +185,7 @@ def test_a_lazily_loaded_site_patches_and_saves_as_a_built_one(steps: list[list[
             assert len([s for s in patch.site.papers if patch.site.papers.made(s)]) < len(entries)  # type: ignore[attr-defined]
             again = lazily(patch.site, entries, Path(folder))  # saved with the papers not made as they were
             assert_same_site(again, built)
+            assert again.papers.marks == {slug: fingerprint(p) for slug, p in built.papers.items()}  # type: ignore[attr-defined]
             assert_same_site(patch.site, built)
             site = patch.site
 
