@@ -685,14 +685,15 @@ class _Outgoing:
         self.state = state
         self.known = known  # digests already worked out (the renderer's, of the whole-list files it joined)
         self.staged = StagedFiles(state.durable, state.staging_marker)
-        self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it
+        self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it (see fragments.identity)
         self.count = 0  # files handed in
 
     def add(self, out: str, data: Rendered) -> None:
         self.count += 1
         state = self.state
-        digest = self.known.pop(out, None) or (
-            data.digest() if isinstance(data, Spliced) else hashlib.sha256(data).hexdigest())
+        digest = self.known.pop(out, None)  # a Spliced file's is always known (see Renderer._joined)
+        if digest is None:
+            digest = hashlib.sha256(bytes(data) if isinstance(data, Spliced) else data).hexdigest()
         if state.hashes.get(out) == digest and (state.output / out).exists():
             return
         if not self.staged and not state.staging_marker:

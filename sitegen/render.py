@@ -185,7 +185,9 @@ class Renderer:
         it are listed with the few new pieces, and the file is written from it by the kernel
         (fragments.Spliced), or, where the pieces are to be saved, read into a buffer of the file's size.
         With fragment stores, the pieces are saved for the next process, as views of the
-        buffer, then freed unless this renderer lives on: no other file of a build joins them again.
+        buffer, then freed unless this renderer lives on: no other file of a build joins them again;
+        and the file is remembered by its pieces' digests (see fragments.identity), those of the
+        last build's pieces taken from its layout, so its 22 MB are never read back to be hashed.
         """
         text: dict[str, str] = self.caches()[store]
         encoded = self._encoded[store]  # pieces loaded from a store, and in a long-lived renderer every piece
@@ -206,37 +208,41 @@ class Renderer:
         if previous is not None and previous.gap != len(separator):
             previous = None
         lengths: list[int] = []
+        sums: list[bytes] = []  # each piece's digest, with fragment stores
+        frame = (prefix, separator, suffix)
         if previous is None:
             data = bytearray(prefix)
+            digest_of = fragments.piece_digest if self.stores is not None else None
             for slug in self.site.order:
                 data_ = new_piece(slug)
                 if lengths:
                     data += separator
                 data += data_
                 lengths.append(len(data_))
+                if digest_of is not None:
+                    sums.append(digest_of(data_))
             if not lengths:
                 return bytearray(empty)
             data += suffix
         else:
-            parts = _parts(self.site.order, previous, encoded, new_piece, lengths)
+            parts = _parts(self.site.order, previous, encoded, new_piece, lengths, sums)
             if not lengths:
                 return bytearray(empty)
             if self.stores is not None and not self.stores.worth_saving(store, len(lengths)):
                 spliced = _spliced(parts, previous, prefix, separator, suffix)
-                digest = self.digests[fragments.OUTPUT_OF[store]] = spliced.digest()
-                self.stores.save_layout(store, self.site.order, lengths, len(prefix), len(separator),
-                                        len(spliced), digest)
+                digest = self.digests[fragments.OUTPUT_OF[store]] = fragments.identity(frame, sums)
+                self.stores.save_layout(store, self.site.order, lengths, sums, frame, len(spliced), digest)
                 self._release(store)
                 return spliced
             data = _filled(parts, previous, prefix, separator, suffix)
         if self.stores is not None:
-            with memoryview(data) as view:
-                if self.stores.worth_saving(store, len(lengths)):
+            if self.stores.worth_saving(store, len(lengths)):
+                with memoryview(data) as view:
                     views = fragments.pieces(view, len(prefix), len(separator), lengths)
                     self.stores.save(store, zip(self.site.order, views, strict=True), papers)
-                digest = self.digests[fragments.OUTPUT_OF[store]] = hashlib.sha256(view).hexdigest()
+            digest = self.digests[fragments.OUTPUT_OF[store]] = fragments.identity(frame, sums)
             self._release(store)
-            self.stores.save_layout(store, self.site.order, lengths, len(prefix), len(separator), len(data), digest)
+            self.stores.save_layout(store, self.site.order, lengths, sums, frame, len(data), digest)
         return data
 
     def _release(self, store: str) -> None:
@@ -424,10 +430,11 @@ __all__ = ["Items", "Renderer", "asset_hashes", "make_environment", "relative_ro
 
 
 def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict[str, bytes],
-           new_piece: Callable[[str], bytes], lengths: list[int]) -> list[bytes | tuple[int, int]]:
+           new_piece: Callable[[str], bytes], lengths: list[int], sums: list[bytes]) -> list[bytes | tuple[int, int]]:
     """A whole-list file in parts: new pieces, and runs of the last build's pieces, (first, last) place
-    in `previous`, where they follow each other there as they do now. Each piece's length goes to `lengths`."""
-    place, held = previous.place, previous.lengths
+    in `previous`, where they follow each other there as they do now. Each piece's length goes to
+    `lengths`, its digest (fragments.piece_digest) to `sums`."""
+    place, held, held_sum = previous.place, previous.lengths, previous.digest
     parts: list[bytes | tuple[int, int]] = []
     first = last = -1  # the run not yet listed
     for slug in order:
@@ -439,6 +446,7 @@ def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict
                 first = at
             last = at
             lengths.append(held[at])
+            sums.append(held_sum(at))
             continue
         if first >= 0:
             parts.append((first, last))
@@ -446,6 +454,7 @@ def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict
         data = new_piece(slug)
         parts.append(data)
         lengths.append(len(data))
+        sums.append(fragments.piece_digest(data))
     if first >= 0:
         parts.append((first, last))
     return parts

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import errno
-import hashlib
 import json
 import os
 import re
@@ -29,6 +28,8 @@ from sitegen.fragments import (
     ItemStore,
     Spliced,
     fingerprint,
+    identity,
+    piece_digest,
     read_store,
     write_store,
 )
@@ -102,32 +103,56 @@ def test_a_full_build_saves_every_store_with_every_paper(site: Path) -> None:
         assert stamp
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_the_remembered_digest_and_layout_of_each_whole_list_file_are_its_bytes(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
-    """The join hands its sha256 to the stage, which no longer hashes the file again: it must be the file's."""
-    import hashlib
-
+@pytest.mark.parametrize(("workers", "edit"), [(1, False), (2, False), (2, True)])
+def test_the_remembered_identity_and_layout_of_each_whole_list_file_are_its_bytes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int, edit: bool) -> None:
+    """The join hands the file's identity (its frame and its pieces' digests) to the outputs table and
+    its layout, so the file is never hashed again: they must be the file's, after a full build in any
+    number of processes, and after an edit that splices the last build's file."""
     import sitegen.parallel as parallel_module
     from sitegen import buildstate
 
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 0)
     root = copy_site(tmp_path / "site", papers=PAPERS)
     build(root, tmp_path / "public", search=False, jobs=workers)
+    if edit:
+        _retitle(_entries(root)[3], "Identity: a retitled paper & its lists")
+        build(root, tmp_path / "public", search=False)
     saved = buildstate.load(root)
     assert saved is not None
     for name, output in OUTPUT_OF.items():
         data = (tmp_path / "public" / output).read_bytes()
-        assert saved.outputs[output][0] == hashlib.sha256(data).hexdigest(), output
         layout = json.loads((root / CACHE_DIR / FOLDER / f"{name}{LAYOUT}").read_text(encoding="utf-8"))
-        assert (layout["digest"], layout["size"]) == (hashlib.sha256(data).hexdigest(), len(data)), name
         start = layout["head"]
-        pieces = []
+        pieces, ends = [], []
         for length in layout["lengths"]:
             pieces.append(data[start:start + length])
+            ends.append(start + length)
             start += length + layout["gap"]
-        _, rows = _read(_store(root, name))
-        assert [row[2].encode("utf-8") for row in rows] == pieces, name  # the store holds the file's pieces
+        frame = (data[:layout["head"]], data[ends[0]:ends[0] + layout["gap"]], data[ends[-1]:])
+        sums = [piece_digest(piece) for piece in pieces]
+        assert saved.outputs[output][0] == identity(frame, sums) == layout["digest"], name
+        assert (bytes.fromhex(layout["digests"]), layout["size"]) == (b"".join(sums), len(data)), name
+        if not edit:
+            _, rows = _read(_store(root, name))
+            assert [row[2].encode("utf-8") for row in rows] == pieces, name  # the store holds the file's pieces
+
+
+def test_a_whole_list_file_an_edit_leaves_as_it_was_is_not_written_again(site: Path, tmp_path: Path) -> None:
+    """A rating, which only papers.json shows, re-renders the paper's pieces of every whole-list file;
+    the three whose pieces come out as they were keep their identity, and so their file and its mtime."""
+    public = tmp_path / "public"
+    before = {output: (public / output).stat().st_mtime_ns for output in OUTPUT_OF.values()}
+    entry = _entries(site)[2]
+    text = entry.read_text(encoding="utf-8")
+    assert "\nrating:" not in text
+    end = text.index("\n---", 3)
+    entry.write_text(text[:end] + "\nrating: 4" + text[end:], encoding="utf-8")
+    build(site, public, search=False)
+    after = {output: (public / output).stat().st_mtime_ns for output in OUTPUT_OF.values()}
+    assert [output for output in OUTPUT_OF.values() if after[output] != before[output]] == ["papers.json"]
+    assert b'"rating":4' in (public / "papers.json").read_bytes()
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
 
 
 def test_stores_of_older_versions_are_removed(tmp_path: Path) -> None:
@@ -347,7 +372,7 @@ def _spliced_source(tmp_path: Path) -> tuple[Path, bytes]:
 
 
 @pytest.mark.parametrize("kernel_copies", [True, False])
-def test_a_spliced_file_writes_and_hashes_its_spans_and_new_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+def test_a_spliced_file_writes_its_spans_and_new_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                    kernel_copies: bool) -> None:
     """Spans of the last build's file and new bytes, in order; where the kernel cannot copy between
     the files (another file system), through a buffer, to the same bytes."""
@@ -361,7 +386,6 @@ def test_a_spliced_file_writes_and_hashes_its_spans_and_new_bytes(tmp_path: Path
     expected = b"[\n" + data[5:1_500_005] + "é new".encode() + data[1_600_000:2_300_001] + b"\n]\n"
     spliced = Spliced(source, parts)
     assert len(spliced) == len(expected) and bytes(spliced) == expected
-    assert spliced.digest() == hashlib.sha256(expected).hexdigest()
     target = tmp_path / "public" / "reading-list.bib"
     write_atomic(target, spliced)
     assert target.read_bytes() == expected
@@ -372,8 +396,6 @@ def test_a_spliced_file_whose_source_was_cut_short_is_refused(tmp_path: Path) ->
     source, data = _spliced_source(tmp_path)
     spliced = Spliced(source, [b"x", (1_000_000, 1_000_000)])
     source.write_bytes(data[:1_500_000])
-    with pytest.raises(OSError, match="cut short"):
-        spliced.digest()
     target = tmp_path / "public" / "reading-list.bib"
     target.parent.mkdir()
     target.write_bytes(b"as it was")
