@@ -616,6 +616,9 @@ def test_a_restored_states_output_hashes_are_the_saved_tables_and_take_changes(t
     assert len(hashes) == len(expected) > 50 and dict(hashes) == expected
     some = next(iter(expected))
     assert hashes.get(some) == expected[some] and hashes.get("nowhere.html") is None and "nowhere.html" not in hashes
+    first, last = min(expected), max(expected)  # found by bisection in the sorted table: its ends, and beside them
+    assert hashes[first] == expected[first] and hashes[last] == expected[last]
+    assert not any(out in hashes for out in ("", first[:-1], last + "\0", last + "x", "\uffff", 7))
     hashes["new.html"] = "0" * 64
     assert hashes.pop(some) == expected[some] and hashes.pop(some, None) is None
     assert set(hashes) == set(expected) - {some} | {"new.html"}
