@@ -595,10 +595,48 @@ def test_an_edit_said_to_keep_the_list_signature_keeps_it(tmp_path: Path, op: tu
         same = incremental.same_signature(edits, False, old_site.order, new_site.order)
         if same:
             assert incremental.list_signature(before, False) == incremental.list_signature(after, False)
+        if incremental.same_rows(edits, False):  # the order and cite keys worked out again, the rows kept
+            again = incremental.resigned(incremental.list_signature(before, False), after.profiles, new_site,
+                                         len(after.entries))
+            assert again == incremental.list_signature(after, False)
+        if op[0] == "title" and not first:
+            assert incremental.same_rows(edits, False) and not same  # a new first word: a new cite-key base
         if op[0] in {"title", "abstract"} and first:
             assert same  # a title or abstract edit that moves nothing and renames no key
         if op[0] in {"date", "tags", "authors", "added", "undate"} and edits:
             assert not same
+
+
+@pytest.mark.parametrize("beside", [True, False])
+def test_a_title_edit_that_renames_a_cite_key_works_the_signature_out_without_every_entry(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: bool) -> None:
+    """A new first word changes the paper's cite-key base, and so the list signature: a new process
+    works it out from the saved signature and the patched model, not from every entry, and saves
+    what a full build would have; the pages rendered beside it in a child or not."""
+    monkeypatch.setattr(incremental, "RENDER_BESIDE_PAPERS", 0 if beside else 10**9)
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    public = tmp_path / "public"
+    build(root, public, search=False)
+    decoded: list[int] = []
+    real = incremental.SiteState._content
+
+    def counted(self: incremental.SiteState, *args: Any, **kwargs: Any) -> Content:
+        decoded.append(1)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(incremental.SiteState, "_content", counted)
+    _replace_field(_papers(root)[2], "title", "'Zymurgy of retitled papers'")
+    build(root, public, search=False)
+    saved = buildstate.load(root)
+    assert saved is not None and not decoded
+    assert saved.signature == incremental.list_signature(_site_content(root), False)
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
+    _papers(root)[5].unlink()  # with a paper gone, the rows are not the saved signature's
+    _replace_field(_papers(root)[2], "title", "'Aardvarks of retitled papers'")
+    build(root, public, search=False)
+    saved = buildstate.load(root)
+    assert saved is not None and saved.signature == incremental.list_signature(_site_content(root), False)
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean2"))
 
 
 def _site_content(root: Path) -> Content:
