@@ -69,7 +69,7 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             intact = buildstate.OutputsCheck(saved, output)
             try:
                 changed, table = _changed_entries(root, saved.entries)
-                quick = _patch_notes(root, output, base_url, search, saved, cache, changed, table)
+                quick = _patch_notes(root, output, base_url, search, saved, cache, inputs, changed, table)
                 if quick is None:
                     quick = _incremental(root, output, base_url, drafts, search, saved, cache, inputs, changed,
                                          table, intact)
@@ -146,7 +146,7 @@ def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path
 
 
 def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, saved: Any, cache: EntryCache,
-                 changed: list[Path], table: dict[str, list[Any]]) -> BuildResult | None:
+                 inputs: dict[str, Any], changed: list[Path], table: dict[str, list[Any]]) -> BuildResult | None:
     """Entries whose notes alone changed: their pages rewritten without the model (see notes_patch)."""
     from . import buildstate, notes_patch
 
@@ -157,6 +157,9 @@ def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, s
     if patched is None:
         return None
     cache.save_added()
+    # the next front-matter edit then patches the saved model rather than building it from every entry
+    model_cache.rekey(root, model_cache.model_key(inputs, {path: row[0] for path, row in saved.entries.items()}),
+                      model_cache.model_key(inputs, {path: row[0] for path, row in table.items()}), patched.marks)
     buildstate.save_patch(root, saved, table, patched.outputs)
     result = BuildResult(output, written=len(patched.written), unchanged=saved.count - len(patched.written))
     result.pages_by_kind["rendered"] = len(patched.written) + len(patched.unchanged)

@@ -30,6 +30,7 @@ from . import __version__, model
 from .cache import CACHE_DIR, EntryCache
 from .config import SiteConfig
 from .errors import Report, SitegenError
+from .fragments import fingerprint
 from .fsutil import write_atomic
 from .loader import Entry, load_entry, same_front_matter, slug_of
 from .render import Renderer, asset_hashes, make_environment, static_files
@@ -156,6 +157,7 @@ class Patched:
     written: list[str]
     unchanged: list[str]
     outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns], as in build.json
+    marks: dict[str, str]  # slug -> the edited paper's fingerprint (see fragments.fingerprint)
 
 
 class _Neighbours:
@@ -196,6 +198,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
     renderer_assets = asset_hashes(static_files(root, config.theme))
     neighbours = _Neighbours(root, cache, saved_entries)
     pages: dict[str, bytes | bytearray] = {}
+    marks: dict[str, str] = {}
     try:
         for old, new in edits:
             record = _load_record(root, old.slug)
@@ -209,6 +212,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
                 return None  # the page shows more of the site than the record holds, or was edited by hand
             pages[spec.output] = Renderer(_partial_site(config, [after, *around]), env, root,
                                           renderer_assets).render(spec)
+            marks[new.slug] = fingerprint(after)
     except (SitegenError, LookupError, OSError, ValueError, TypeError, AttributeError):
         return None  # any failure of the partial site means: take the ordinary path, which reports it
     written, unchanged, rows = [], [], {}
@@ -225,7 +229,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
         written.append(out)
     for _, new in edits:
         cache.put(table[new.source_path][0], new)
-    return Patched(written, unchanged, rows)
+    return Patched(written, unchanged, rows, marks)
 
 
 def _notes_only(old: Entry, new: Entry) -> bool:

@@ -11,9 +11,10 @@ from sitegen import config as site_config
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
 from sitegen.errors import Report
+from sitegen.fragments import fingerprint
 from sitegen.loader import Content, load_content
 
-from .site_factory import copy_site
+from .site_factory import copy_site, tree_bytes
 
 
 def _content(root: Path) -> Content:
@@ -34,6 +35,8 @@ def _assert_same_site(got: model.Site | None, built: model.Site) -> None:
         assert (mine.coauthors, mine.topics, mine.coauthor_total) == \
             (theirs.coauthors, theirs.topics, theirs.coauthor_total), mine.name
         assert mine.profile == theirs.profile
+    assert isinstance(got.papers, model_cache.SavedPapers)  # fingerprints read without making the papers
+    assert got.papers.marks == {slug: fingerprint(paper) for slug, paper in built.papers.items()}
 
 
 @pytest.mark.parametrize("drafts", [False, True])
@@ -119,3 +122,67 @@ def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_th
     cache = EntryCache(root)
     assert all(cache.get(row[0], path, entries[path].slug) == entries[path] for path, row in saved.entries.items())
 
+
+
+def _edit_notes(path: Path, words: str) -> None:
+    path.write_text(f"{path.read_text()}\n{words}\n")
+
+
+def test_a_model_rekeyed_after_notes_edits_loads_as_the_model_of_the_new_entries(tmp_path: Path) -> None:
+    """Notes edits change the key and the edited papers' fingerprints, nothing else the model holds."""
+    root = copy_site(tmp_path / "site", papers=8)
+    config = site_config.load(root)
+    content = _content(root)
+    model_cache.save(root, model.build_site(config, content), "k0")
+    files = sorted((root / "content/papers").glob("*.md"))
+    _edit_notes(files[1], "A first remark.")
+    first = _content(root)
+    slug = next(e.slug for e in first.entries if e.source_path.endswith(files[1].name))
+    built = model.build_site(config, first)
+    model_cache.rekey(root, "k0", "k1", {slug: fingerprint(built.papers[slug])})
+    entries = {e.source_path: e for e in first.entries}
+    _assert_same_site(model_cache.load(root, "k1", config, entries, first.profiles), built)
+    assert model_cache.load(root, "k0", config, entries, first.profiles) is not None  # saved under it still
+    _edit_notes(files[4], "A second remark.")  # a second edit keeps the first one's fingerprint
+    second = _content(root)
+    other = next(e.slug for e in second.entries if e.source_path.endswith(files[4].name))
+    built = model.build_site(config, second)
+    model_cache.rekey(root, "k1", "k2", {other: fingerprint(built.papers[other])})
+    entries = {e.source_path: e for e in second.entries}
+    _assert_same_site(model_cache.load(root, "k2", config, entries, second.profiles), built)
+    assert model_cache.load(root, "k1", config, entries, second.profiles) is None  # only the latest key
+    model_cache.rekey(root, "k9", "k3", {})  # from a key the model was not saved under: never trusted
+    assert model_cache.load(root, "k3", config, entries, second.profiles) is None
+    model_cache.rekey(root, "k0", "k4", {"no-such-paper": "0"})
+    assert model_cache.load(root, "k4", config, entries, second.profiles) is None
+    model_cache.rekey(root, "k0", "k5", {})
+    model_cache.save(root, built, "k6")  # a model saved anew: what was said of the old one no longer holds
+    assert not (root / CACHE_DIR / model_cache.REKEYED).exists()
+    assert model_cache.load(root, "k5", config, entries, second.profiles) is None
+    _assert_same_site(model_cache.load(root, "k6", config, entries, second.profiles), built)
+
+
+def test_a_front_matter_edit_after_a_notes_edit_patches_the_saved_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Curators write notes, then fix a title: the notes edit's build leaves a model the title edit can use."""
+    root = copy_site(tmp_path / "site", papers=12)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    entry = sorted((root / "content/papers").glob("*.md"))[5]
+    _edit_notes(entry, "A curator's remark, *emphasised*.")
+    build(root, output, search=False)
+    assert (root / CACHE_DIR / model_cache.REKEYED).exists()  # the notes were patched in, the model not saved
+    with monkeypatch.context() as patched:
+        def no_build(*args: object, **kwargs: object) -> model.Site:
+            raise AssertionError("the model was built again")
+
+        patched.setattr(model, "build_site", no_build)
+        text = entry.read_text()
+        start = text.index("\ntitle:") + 1
+        end = text.index("\n", start)
+        entry.write_text(f"{text[:start]}title: 'Zebras: a new title & a new cite key'{text[end:]}")
+        result = build(root, output, search=False)
+        assert result.written and "rendered" in result.pages_by_kind
+    clean = tmp_path / "clean"
+    build(root, clean, search=False, use_cache=False)
+    assert tree_bytes(output) == tree_bytes(clean)
