@@ -88,6 +88,23 @@ def test_the_key_follows_every_entry_file_and_every_input() -> None:
     assert model_cache.model_key(inputs, {"content/papers/a.md": "1"}) != key
 
 
+def _retitle_without_building_the_model(monkeypatch: pytest.MonkeyPatch, root: Path, output: Path,
+                                        title: str) -> None:
+    """Give the sixth entry a new title and build, failing if the build makes the model from the entries."""
+    entry = sorted((root / "content/papers").glob("*.md"))[5]
+    text = entry.read_text()
+    start = text.index("\ntitle:") + 1
+    end = text.index("\n", start)
+    entry.write_text(f"{text[:start]}title: '{title}'{text[end:]}")
+    with monkeypatch.context() as patched:
+        def no_build(*args: object, **kwargs: object) -> model.Site:
+            raise AssertionError("the model was built again")
+
+        patched.setattr(model, "build_site", no_build)
+        result = build(root, output, search=False)
+    assert result.written and "rendered" in result.pages_by_kind  # in place, not a full build
+
+
 @pytest.mark.parametrize("beside", [False, True])
 def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_the_new_one(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: bool) -> None:
@@ -97,19 +114,8 @@ def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_th
     root = copy_site(tmp_path / "site", papers=12)
     output = tmp_path / "public"
     build(root, output, search=False)  # a full build saves its model
-    with monkeypatch.context() as patched:
-        def no_build(*args: object, **kwargs: object) -> model.Site:
-            raise AssertionError("the model was built again")
-
-        patched.setattr(model, "build_site", no_build)
-        for n in range(2):  # the second edit patches the model the first one saved
-            entry = sorted((root / "content/papers").glob("*.md"))[5]
-            text = entry.read_text()
-            start = text.index("\ntitle:") + 1
-            end = text.index("\n", start)
-            entry.write_text(f"{text[:start]}title: 'A new title {n}: patched & saved'{text[end:]}")
-            result = build(root, output, search=False)
-            assert result.written and "rendered" in result.pages_by_kind  # in place, not a full build
+    for n in range(2):  # the second edit patches the model the first one saved
+        _retitle_without_building_the_model(monkeypatch, root, output, f"A new title {n}: patched & saved")
     saved = buildstate.load(root)
     assert saved is not None
     key = model_cache.model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
@@ -172,17 +178,7 @@ def test_a_front_matter_edit_after_a_notes_edit_patches_the_saved_model(
     _edit_notes(entry, "A curator's remark, *emphasised*.")
     build(root, output, search=False)
     assert (root / CACHE_DIR / model_cache.REKEYED).exists()  # the notes were patched in, the model not saved
-    with monkeypatch.context() as patched:
-        def no_build(*args: object, **kwargs: object) -> model.Site:
-            raise AssertionError("the model was built again")
-
-        patched.setattr(model, "build_site", no_build)
-        text = entry.read_text()
-        start = text.index("\ntitle:") + 1
-        end = text.index("\n", start)
-        entry.write_text(f"{text[:start]}title: 'Zebras: a new title & a new cite key'{text[end:]}")
-        result = build(root, output, search=False)
-        assert result.written and "rendered" in result.pages_by_kind
+    _retitle_without_building_the_model(monkeypatch, root, output, "Zebras: a new title & a new cite key")
     clean = tmp_path / "clean"
     build(root, clean, search=False, use_cache=False)
     assert tree_bytes(output) == tree_bytes(clean)
