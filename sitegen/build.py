@@ -16,6 +16,7 @@ from . import config as site_config
 from . import model, model_cache, routes
 from .cache import CACHE_DIR, CacheDamaged, EntryCache
 from .errors import BuildFailed, Report
+from .fragments import fingerprint
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
     from .buildstate import OutputsCheck
@@ -197,9 +198,15 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
         """The model of the entries as they now are, saved while the edit's pages render in a child.
 
         Saved before the output is: a model is keyed by the entries it was made from, so one
-        saved by an update that then fails is only never asked for.
+        saved by an update that then fails is only never asked for. An edit that changed no
+        listing leaves the loaded model as it was but for the edited papers' fingerprints:
+        it is rekeyed, not written again (35 ms at 10,000 papers).
         """
-        model_cache.save(root, site, key)
+        alone, base = state.papers_alone, state.model_base
+        if alone is not None and base is not None:
+            model_cache.rekey(root, base, key, {slug: fingerprint(site.papers[slug]) for slug in alone})
+        else:
+            model_cache.save(root, site, key)
         saved_model.append(site)
 
     state.while_rendering = save_model
@@ -233,7 +240,7 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
         notes_patch.save_records(root, state.site, state.signature, change.papers, saved.signature)
     site = getattr(state, "site", None)  # the model of the output as it now stands
     if site is not None and not (saved_model and saved_model[-1] is site):
-        model_cache.save(root, site, key)
+        save_model(site)
     return result
 
 

@@ -163,6 +163,10 @@ class SiteState:
         # For a state restored by `sitegen build`: the key of the model the last build saved for
         # the entries held (see model_cache), read instead of building that model again.
         self.model_key: str | None = None
+        self.model_base: str | None = None  # the key the site held was loaded under, if it was
+        # After an update that changed no listing (the list signature, order and cite keys kept):
+        # the slugs of the papers that alone changed, as `while_rendering` is called; else None.
+        self.papers_alone: set[str] | None = None
         # Render an update's pages in a forked child beside the whole-list files, from
         # RENDER_BESIDE_PAPERS papers on: for a state that ends with its process (`sitegen build`),
         # since the child's renderer caches are lost with it.
@@ -270,6 +274,7 @@ class SiteState:
     # -- incremental --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> Change:
         """Bring the output up to date after these files changed (created, edited or deleted)."""
+        self.papers_alone = None
         paths = self._paths()
         kinds = {self._kind(Path(p), paths) for p in changed}
         kinds.discard("ignored")
@@ -401,6 +406,7 @@ class SiteState:
                 known = self._signature if same_rows(edits, self.drafts) else None
             if known is not None and same_signature(edits, self.drafts, site.order, patch.site.order):
                 signature.append(known)
+                self.papers_alone = set(fresh)
 
             def resign() -> None:
                 if not signature and known is not None:
@@ -428,6 +434,7 @@ class SiteState:
                     renderer.forget_previous()
             change = self._apply(outgoing, set())
         except BaseException:
+            self.papers_alone = None
             if outgoing is not None:
                 outgoing.discard()
             patch.undo()
@@ -467,8 +474,10 @@ class SiteState:
             return None
         from . import model_cache
 
-        return model_cache.load(self.root, key, self.cfg, self.entries,
+        site = model_cache.load(self.root, key, self.cfg, self.entries,
                                 tuple(self.profiles[k] for k in sorted(self.profiles)))
+        self.model_base = key if site is not None else None
+        return site
 
     def _outputs_by_token(self) -> dict[str, list[str]]:
         """Input token -> the outputs made from it, so a small change finds its pages without a scan."""

@@ -116,6 +116,8 @@ def test_a_front_matter_edit_in_a_new_build_patches_the_saved_model_and_saves_th
     build(root, output, search=False)  # a full build saves its model
     for n in range(2):  # the second edit patches the model the first one saved
         _retitle_without_building_the_model(monkeypatch, root, output, f"A new title {n}: patched & saved")
+        # the first renames a cite key and saves the model; the second changes no listing, and rekeys it
+        assert (root / CACHE_DIR / model_cache.REKEYED).exists() == (n == 1)
     saved = buildstate.load(root)
     assert saved is not None
     key = model_cache.model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
