@@ -12,7 +12,7 @@ from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
 from sitegen.errors import Report
 from sitegen.fragments import fingerprint
-from sitegen.loader import Content, load_content
+from sitegen.loader import Content, Entry, load_content
 
 from .site_factory import copy_site, tree_bytes
 
@@ -143,21 +143,22 @@ def test_a_model_rekeyed_after_notes_edits_loads_as_the_model_of_the_new_entries
     content = _content(root)
     model_cache.save(root, model.build_site(config, content), "k0")
     files = sorted((root / "content/papers").glob("*.md"))
-    _edit_notes(files[1], "A first remark.")
-    first = _content(root)
-    slug = next(e.slug for e in first.entries if e.source_path.endswith(files[1].name))
-    built = model.build_site(config, first)
-    model_cache.rekey(root, "k0", "k1", {slug: fingerprint(built.papers[slug])})
-    entries = {e.source_path: e for e in first.entries}
-    _assert_same_site(model_cache.load(root, "k1", config, entries, first.profiles), built)
+
+    def edit_and_rekey(file: Path, words: str, old: str, new: str) -> tuple[Content, model.Site, dict[str, Entry]]:
+        """Add notes to `file` and rekey the model from `old` to `new`; the model then loads as the one built."""
+        _edit_notes(file, words)
+        content = _content(root)
+        slug = next(e.slug for e in content.entries if e.source_path.endswith(file.name))
+        built = model.build_site(config, content)
+        model_cache.rekey(root, old, new, {slug: fingerprint(built.papers[slug])})
+        entries = {e.source_path: e for e in content.entries}
+        _assert_same_site(model_cache.load(root, new, config, entries, content.profiles), built)
+        return content, built, entries
+
+    first, _, entries = edit_and_rekey(files[1], "A first remark.", "k0", "k1")
     assert model_cache.load(root, "k0", config, entries, first.profiles) is not None  # saved under it still
-    _edit_notes(files[4], "A second remark.")  # a second edit keeps the first one's fingerprint
-    second = _content(root)
-    other = next(e.slug for e in second.entries if e.source_path.endswith(files[4].name))
-    built = model.build_site(config, second)
-    model_cache.rekey(root, "k1", "k2", {other: fingerprint(built.papers[other])})
-    entries = {e.source_path: e for e in second.entries}
-    _assert_same_site(model_cache.load(root, "k2", config, entries, second.profiles), built)
+    # a second edit keeps the first one's fingerprint
+    second, built, entries = edit_and_rekey(files[4], "A second remark.", "k1", "k2")
     assert model_cache.load(root, "k1", config, entries, second.profiles) is None  # only the latest key
     model_cache.rekey(root, "k9", "k3", {})  # from a key the model was not saved under: never trusted
     assert model_cache.load(root, "k3", config, entries, second.profiles) is None
