@@ -18,7 +18,6 @@ import os
 import uuid
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,9 +26,9 @@ import msgspec
 from . import __version__
 from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
-from .forked import Forked
-from .fsutil import staged_name, write_atomic
+from .fsutil import write_atomic
 from .model_cache import model_key
+from .output_check import Expected, folder_mtimes, folders_of
 from .render import make_environment, static_files, theme_dirs
 
 if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never does
@@ -37,6 +36,7 @@ if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never
 
 STATE = "build.json"
 OUTPUTS = "outputs.json"
+FORMAT = 2  # of the two files: a state of another shape is no state
 
 
 def _digest(path: Path) -> str:
@@ -78,6 +78,7 @@ class Saved:
     count: int  # output files
     patched: dict[str, list[Any]]  # output rows rewritten or added since the table was saved
     table: str  # the id of the table of outputs these rows amend
+    folders: dict[str, int]  # folder rows (see output_check) read again since the table was saved
     _outputs: dict[str, list[Any]] | None = None
     _columns: _Table | None = None
 
@@ -106,22 +107,25 @@ class Saved:
             pass
         return [], ""
 
-    def stats(self) -> dict[str, tuple[int, int]]:
-        """Output path -> (size, mtime_ns) of every file the last build left."""
+    def expected(self) -> Expected | None:
+        """Every file and folder the last build left, for the output check; None if the table cannot be read."""
         table = self._table()
-        found = dict(zip(table.path_list(), zip(table.sizes, table.mtimes, strict=True), strict=True))
-        found.update((out, (row[1], row[2])) for out, row in self.patched.items())
-        return found
+        if not table.id:
+            return None
+        folders = dict(zip(table.folder_list(), table.folder_mtimes, strict=True))
+        folders.update(self.folders)
+        return Expected(table.path_list(), table.sizes, table.mtimes, self.patched, folders)
 
     def _table(self) -> _Table:
         if self._columns is None:
             try:
                 raw = _TABLE.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
                 count = len(raw.path_list())
-                ok = raw.id == self.table and count == len(raw.sizes) == len(raw.mtimes) and count * 64 == len(raw.shas)
+                ok = (raw.id == self.table and count == len(raw.sizes) == len(raw.mtimes)
+                      and count * 64 == len(raw.shas) and len(raw.folder_list()) == len(raw.folder_mtimes))
             except (OSError, msgspec.DecodeError):
                 ok = False
-            self._columns = raw if ok else _Table("", "", "", [], [])
+            self._columns = raw if ok else _Table("", "", "", [], [], "", [])
         return self._columns
 
 
@@ -147,6 +151,11 @@ class _Table(_Hashes):
 
     sizes: list[int]
     mtimes: list[int]
+    folders: str  # every folder holding the files, NUL-separated, sorted (see output_check)
+    folder_mtimes: list[int]
+
+    def folder_list(self) -> list[str]:
+        return self.folders.split("\0") if self.folders else []
 
     def hashes(self) -> list[str]:
         shas = self.shas
@@ -160,10 +169,10 @@ _HASHES = msgspec.json.Decoder(_Hashes)
 def load(root: Path) -> Saved | None:
     try:
         raw = msgspec.json.decode((root / CACHE_DIR / STATE).read_bytes())
-        if raw["version"] != __version__:
+        if raw["version"] != __version__ or raw.get("format") != FORMAT:
             return None
         return Saved(root, raw["inputs"], raw["entries"], raw["signature"], raw["count"], raw["patched"],
-                     raw["table"])
+                     raw["table"], raw["folders"])
     except (OSError, ValueError, KeyError, TypeError, msgspec.DecodeError):
         return None
 
@@ -191,20 +200,23 @@ def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[
     table_id = uuid.uuid4().hex
     paths = sorted(outputs)
     rows = [outputs[out] for out in paths]
+    folders = folder_mtimes(state.output, folders_of(paths))  # read last: the files above are all in place
     table = _Table(table_id, "\0".join(paths), "".join(row[0] for row in rows), [row[1] for row in rows],
-                   [row[2] for row in rows])
+                   [row[2] for row in rows], "\0".join(folders), list(folders.values()))
     write_atomic(root / CACHE_DIR / OUTPUTS, msgspec.json.encode(table))
-    _save_state(root, inputs, entry_keys, state.signature, len(outputs), {}, table_id)
+    _save_state(root, inputs, entry_keys, state.signature, len(outputs), {}, table_id, {})
 
 
-def save_patch(root: Path, saved: Saved, entry_keys: dict[str, list[Any]], rows: dict[str, list[Any]],
+def save_patch(root: Path, output: Path, saved: Saved, entry_keys: dict[str, list[Any]], rows: dict[str, list[Any]],
                signature: str | None = None, count: int | None = None) -> None:
-    """Remember files rewritten or added in place as rows amending the table of outputs, not a new table.
+    """Remember files rewritten or added in place as rows amending the table of outputs, not a new table,
+    with their folders as they now are (renaming a file in moves its folder's mtime).
 
     At 10,000 papers the table is 10 MB of JSON; a title edit rewrites about 90 files.
     """
+    folders = {**saved.folders, **folder_mtimes(output, folders_of(sorted(rows)))}
     _save_state(root, saved.inputs, entry_keys, signature or saved.signature,
-                saved.count if count is None else count, {**saved.patched, **rows}, saved.table)
+                saved.count if count is None else count, {**saved.patched, **rows}, saved.table, folders)
 
 
 def rows(state: SiteState, outputs: list[str]) -> dict[str, list[Any]]:
@@ -217,58 +229,10 @@ def rows(state: SiteState, outputs: list[str]) -> dict[str, list[Any]]:
 
 
 def _save_state(root: Path, inputs: dict[str, Any], entry_keys: dict[str, list[Any]], signature: str, count: int,
-                patched: dict[str, list[Any]], table: str) -> None:
-    data = {"version": __version__, "inputs": inputs, "entries": entry_keys, "signature": signature,
-            "count": count, "patched": patched, "table": table}
+                patched: dict[str, list[Any]], table: str, folders: dict[str, int]) -> None:
+    data = {"version": __version__, "format": FORMAT, "inputs": inputs, "entries": entry_keys,
+            "signature": signature, "count": count, "patched": patched, "table": table, "folders": folders}
     write_atomic(root / CACHE_DIR / STATE, msgspec.json.encode(data))  # at 10,000 entries 4 times faster than json
-
-
-def _scan(output: Path, marker: str = "") -> dict[str, tuple[int, int]]:
-    """Every file under the output but the search bundle and the temporaries staged under `marker`:
-    relative path -> (size, mtime_ns)."""
-    found: dict[str, tuple[int, int]] = {}
-    stack = [("", str(output))]
-    while stack:
-        prefix, folder = stack.pop()
-        with os.scandir(folder) as listing:
-            for item in listing:
-                if item.is_dir(follow_symlinks=False):
-                    if prefix or item.name != "pagefind":
-                        stack.append((f"{prefix}{item.name}/", item.path))
-                elif not (marker and staged_name(item.name, marker)):
-                    st = item.stat(follow_symlinks=False)
-                    found[prefix + item.name] = (st.st_size, st.st_mtime_ns)
-    return found
-
-
-def outputs_intact(saved: Saved, output: Path, marker: str = "") -> bool:
-    """True when the output holds exactly the files the last build wrote, unchanged (size, mtime).
-
-    A file someone added by hand also fails the check: a full build then removes it, as
-    stale files must disappear. The search bundle is rebuilt by its own step and not counted,
-    nor are the temporaries this build stages under `marker` while the check runs.
-    """
-    try:
-        found = _scan(output, marker)
-    except OSError:
-        return False
-    return found == saved.stats()
-
-
-class OutputsCheck(Forked):
-    """`outputs_intact`, worked out in a forked process while this one finds and restores the entries.
-
-    At 10,000 papers the check is 64,672 stat calls (about 0.5 s), longer than all a
-    front-matter edit does before its first write. The edit stages its files beside their
-    targets meanwhile, their names carrying `marker`, which the check passes over; it
-    renames nothing in before the answer. Without fork, or if it fails, the check runs
-    here; `cancel()` stops it when its answer is not wanted.
-    """
-
-    def __init__(self, saved: Saved, output: Path, beside: bool = True):
-        """`beside=False` when there is nothing to do meanwhile: the check then runs here and now."""
-        self.marker = f"staged-{uuid.uuid4().hex[:12]}"
-        super().__init__(partial(outputs_intact, saved, output, self.marker), beside)
 
 
 def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url: str | None,

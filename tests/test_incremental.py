@@ -22,6 +22,7 @@ from sitegen.errors import Location, Report, SitegenError
 from sitegen.forked import ForkedBytes
 from sitegen.incremental import OutputsChanged, SiteState
 from sitegen.loader import Content, load_content
+from sitegen.output_check import outputs_intact
 from sitegen.render import Rendered, Renderer
 from sitegen.serve import ON_REQUEST, preview_state
 
@@ -373,24 +374,6 @@ def test_a_restored_state_plans_only_the_edited_sections_and_renders_the_same(
     assert (scoped.rendered, scoped.written) == (whole.rendered, whole.written)
 
 
-def test_the_forked_outputs_check_answers_as_the_scan_does_and_is_reaped(tmp_path: Path) -> None:
-    root = copy_site(tmp_path / "site", papers=PAPERS)
-    output = tmp_path / "public"
-    build(root, output, search=False)
-    for tamper in (None, "index.html", "stray.html"):
-        if tamper:
-            (output / tamper).write_text("by hand")
-        saved = buildstate.load(root)
-        assert saved is not None
-        check = buildstate.OutputsCheck(saved, output)
-        assert check.pid  # this platform forks
-        assert check.result() is buildstate.outputs_intact(saved, output) is (tamper is None)
-        with pytest.raises(ChildProcessError):
-            os.waitpid(check.pid, os.WNOHANG)  # already waited for: no zombie left
-        here = buildstate.OutputsCheck(saved, output, beside=False)
-        assert here.pid == 0 and here.result() is (tamper is None)
-
-
 def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sitegen.parallel as parallel_module
 
@@ -705,37 +688,12 @@ def test_a_table_of_outputs_in_another_shape_is_not_misread(tmp_path: Path, dama
         raw["shas"] = raw["shas"][:-64]
         table.write_text(json.dumps(raw), encoding="utf-8")
     saved = buildstate.load(root)
-    assert saved is not None and dict(buildstate.SavedHashes(saved)) == {} and saved.stats() == {}
-    assert not buildstate.outputs_intact(saved, public)
+    assert saved is not None and dict(buildstate.SavedHashes(saved)) == {} and saved.expected() is None
+    assert not outputs_intact(saved, public)
     _replace_field(_papers(root)[2], "title", "'After the table was damaged'")
     result = build(root, public, search=False)
     assert "rendered" not in result.pages_by_kind  # a full build
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
-
-
-def test_the_outputs_check_passes_over_only_the_temporaries_staged_under_its_marker(tmp_path: Path) -> None:
-    """A front-matter edit stages its files while the check runs: the check must not take them for
-    files added by hand, nor take anything else for them."""
-    from sitegen.fsutil import StagedFiles, staged_name
-
-    root = copy_site(tmp_path / "site", papers=PAPERS)
-    output = tmp_path / "public"
-    build(root, output, search=False)
-    saved = buildstate.load(root)
-    assert saved is not None
-    marker = buildstate.OutputsCheck(saved, output, beside=False).marker
-    staging = StagedFiles(durable=False, marker=marker)
-    staging.add(output / "index.html", b"staged")
-    staging.add(output / "authors" / "someone-new" / "index.html", b"in a new folder")
-    names = [p.name for p in output.rglob("*.tmp")]
-    assert len(names) == 2 and all(staged_name(name, marker) for name in names)
-    assert buildstate.outputs_intact(saved, output, marker)
-    assert not buildstate.outputs_intact(saved, output)  # anyone else's temporaries are files added
-    assert not buildstate.outputs_intact(saved, output, "staged-000000000000")
-    (output / f".stray.{marker}.txt").write_text("by hand")  # the marker alone is not enough
-    assert not buildstate.outputs_intact(saved, output, marker)
-    staging.discard()
-
 
 
 def test_an_entry_the_cache_cannot_decode_when_read_means_a_full_build(tmp_path: Path) -> None:
