@@ -197,6 +197,7 @@ def _parse_all(todo: list[tuple[int, str, str, str, str]],
     jobs = jobs or os.cpu_count() or 1
     if jobs < 2 or len(todo) < PARALLEL_PARSE or "fork" not in multiprocessing.get_all_start_methods():
         return [_parse_one(job) for job in todo]
+    markdown.parser()  # made once here, not in every worker
     with multiprocessing.get_context("fork").Pool(jobs) as pool:
         return pool.map(_parse_one, todo, chunksize=max(1, len(todo) // (jobs * 8)))
 
@@ -223,8 +224,9 @@ def slug_of(stem: str) -> str:
 def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: Entry | None = None) -> Entry | None:
     """Build an Entry from a file's text (also used by the dev server for one file).
 
-    `previous`, the entry as it was before an edit, lends its rendered title and abstract
-    when their text is unchanged: a notes edit then renders only the notes.
+    `previous`, the entry as it was before an edit, lends its rendered title, abstract and
+    notes when their text is unchanged: a notes edit then renders only the notes, and a
+    front-matter edit no Markdown at all.
     """
     try:
         doc = frontmatter.parse(text, shown)
@@ -240,7 +242,10 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title
     same_abstract = previous is not None and previous.abstract == abstract
-    notes_html, notes_text = markdown.render_notes(doc.body)
+    if previous is not None and previous.notes == doc.body:
+        notes_html, notes_text = previous.notes_html, previous.notes_text
+    else:
+        notes_html, notes_text = markdown.render_notes(doc.body)
     return Entry(
         source_path=shown,
         slug=slug,

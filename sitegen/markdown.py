@@ -10,14 +10,12 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from functools import lru_cache
-from typing import Any, cast
+from functools import cache, lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
-from markdown_it import MarkdownIt
-from markdown_it.renderer import RendererHTML
-from markdown_it.token import Token
-from mdit_py_plugins.dollarmath import dollarmath_plugin
-from mdit_py_plugins.footnote import footnote_plugin
+if TYPE_CHECKING:  # imported when notes are first rendered: an edit that changed no notes has no need of it
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
 MATHML_TAGS = frozenset(
@@ -114,7 +112,14 @@ def _focusable_pre(rule: Any) -> Any:
     return render
 
 
-def _make_parser() -> MarkdownIt:
+@cache
+def parser() -> MarkdownIt:
+    """The one configured parser, made when first asked for (importing markdown-it-py takes 20 ms)."""
+    from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererHTML
+    from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.footnote import footnote_plugin
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table").enable("strikethrough")
     md.use(footnote_plugin).use(dollarmath_plugin, allow_space=False, double_inline=True)
@@ -130,17 +135,14 @@ def _make_parser() -> MarkdownIt:
     return md
 
 
-_MD = _make_parser()
-
-
 def notes_to_html(source: str) -> str:
     """Render a curator's Markdown notes to HTML (raw HTML shown as text, unsafe links dropped)."""
-    return _MD.render(source) if source.strip() else ""
+    return parser().render(source) if source.strip() else ""
 
 
 def plain_text(source: str) -> str:
     """Readable text of Markdown notes, for search indexes and descriptions."""
-    return _inline_text(_MD.parse(source))
+    return _inline_text(parser().parse(source))
 
 
 def render_notes(source: str) -> tuple[str, str]:
@@ -148,8 +150,9 @@ def render_notes(source: str) -> tuple[str, str]:
     if not source.strip():
         return "", ""
     env: dict[str, Any] = {}
-    tokens = _MD.parse(source, env)
-    return _MD.renderer.render(tokens, _MD.options, env), _inline_text(tokens)
+    md = parser()
+    tokens = md.parse(source, env)
+    return md.renderer.render(tokens, md.options, env), _inline_text(tokens)
 
 
 def _inline_text(tokens: list[Token]) -> str:

@@ -77,3 +77,25 @@ def test_a_full_build_leaves_the_entry_cache_for_the_next(tmp_path: Path, monkey
     build(root, tmp_path / "public", search=False)
     assert parsed == []
     assert build(root, tmp_path / "public", search=False).written == 0, "and the build state knows every entry"
+
+
+def test_an_edit_outside_the_notes_lends_the_rendered_notes_and_imports_no_markdown(tmp_path: Path) -> None:
+    """A front-matter edit re-renders no Markdown: the notes come from the entry as it was,
+    and the build's modules import markdown-it-py only when notes are rendered (20 ms of a
+    new build process)."""
+    import subprocess
+    import sys
+
+    text = "---\ntitle: First\nauthors: [Ada Lovelace]\n---\nSome *notes* with a [link](https://example.org).\n"
+    before = loader.entry_from_text(text, "content/papers/a.md", "a", Report())
+    assert before is not None and "<em>notes</em>" in before.notes_html
+    after = loader.entry_from_text(text.replace("First", "Second"), "content/papers/a.md", "a", Report(), before)
+    assert after is not None and after.title == "Second"
+    assert after.notes_html is before.notes_html and after.notes_text is before.notes_text
+    edited = loader.entry_from_text(text.replace("Some", "Other"), "content/papers/a.md", "a", Report(), before)
+    assert edited is not None and edited.notes_html.startswith("<p>Other <em>notes</em>")
+    probe = ("import sys\nfrom sitegen import build, buildstate, incremental, loader, model_cache, render\n"
+             "print('markdown_it' in sys.modules)\nloader.markdown.render_notes('*x*')\n"
+             "print('markdown_it' in sys.modules)")
+    fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert fresh.stdout.split() == ["False", "True"]
