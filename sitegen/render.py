@@ -208,7 +208,7 @@ class Renderer:
         if previous is not None and previous.gap != len(separator):
             previous = None
         lengths: list[int] = []
-        sums: list[bytes] = []  # each piece's digest, with fragment stores
+        sums = bytearray()  # each piece's digest, back to back, with fragment stores
         frame = (prefix, separator, suffix)
         if previous is None:
             data = bytearray(prefix)
@@ -220,7 +220,7 @@ class Renderer:
                 data += data_
                 lengths.append(len(data_))
                 if digest_of is not None:
-                    sums.append(digest_of(data_))
+                    sums += digest_of(data_)
             if not lengths:
                 return bytearray(empty)
             data += suffix
@@ -430,10 +430,42 @@ __all__ = ["Items", "Renderer", "asset_hashes", "make_environment", "relative_ro
 
 
 def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict[str, bytes],
-           new_piece: Callable[[str], bytes], lengths: list[int], sums: list[bytes]) -> list[bytes | tuple[int, int]]:
+           new_piece: Callable[[str], bytes], lengths: list[int], sums: bytearray) -> list[bytes | tuple[int, int]]:
     """A whole-list file in parts: new pieces, and runs of the last build's pieces, (first, last) place
     in `previous`, where they follow each other there as they do now. Each piece's length goes to
     `lengths`, its digest (fragments.piece_digest) to `sums`."""
+    moved = previous.moved(order, encoded.keys())
+    if moved is None:
+        return _parts_by_place(order, previous, encoded, new_piece, lengths, sums)
+    held, held_sums, size = previous.lengths, previous.sums, fragments.DIGEST_SIZE
+    parts: list[bytes | tuple[int, int]] = []
+    start = 0  # the first place of the run not yet listed, the same in `order` and in the file
+    for at in [*moved, len(order)]:
+        if at > start:
+            parts.append((start, at - 1))
+            lengths += held[start:at]
+            sums += held_sums[start * size:at * size]
+        start = at + 1
+        if at == len(order):
+            break
+        slug = order[at]
+        there = previous.held_at(slug) if slug not in encoded else None
+        if there is not None:  # moved among its neighbours
+            parts.append((there, there))
+            lengths.append(held[there])
+            sums += previous.digest(there)
+            continue
+        data = new_piece(slug)
+        parts.append(data)
+        lengths.append(len(data))
+        sums += fragments.piece_digest(data)
+    return parts
+
+
+def _parts_by_place(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict[str, bytes],
+                    new_piece: Callable[[str], bytes], lengths: list[int],
+                    sums: bytearray) -> list[bytes | tuple[int, int]]:
+    """As `_parts`, looking each paper up in `previous`: for orders that differ in many places."""
     place, held, held_sum = previous.place, previous.lengths, previous.digest
     parts: list[bytes | tuple[int, int]] = []
     first = last = -1  # the run not yet listed
@@ -446,7 +478,7 @@ def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict
                 first = at
             last = at
             lengths.append(held[at])
-            sums.append(held_sum(at))
+            sums += held_sum(at)
             continue
         if first >= 0:
             parts.append((first, last))
@@ -454,7 +486,7 @@ def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict
         data = new_piece(slug)
         parts.append(data)
         lengths.append(len(data))
-        sums.append(fragments.piece_digest(data))
+        sums += fragments.piece_digest(data)
     if first >= 0:
         parts.append((first, last))
     return parts
