@@ -4,6 +4,11 @@ JSON, never pickle: a cache file is data a future version can read or ignore.
 Deleting `.sitegen-cache/` never changes the output; it only makes the next build
 parse every entry again. Entries are spread over 256 files by the first two hex digits
 of their key, so saving after a one-entry edit rewrites one small file, not all of them.
+A shard is JSON Lines: a header naming its keys and the length of each line, then one
+entry a line. A shard is mapped, not read: its keys are known from the header, and an
+entry's line is cut from the file when it is decoded. Reading the 48 MB of every shard
+as one JSON document each, to learn which entries the cache holds, took 85 ms at 10,000
+papers; a front-matter edit decodes about 1,800 of the entries.
 
 Shards are replaced atomically but not fsynced (256 fsyncs a cold build at 10,000 papers
 waited for, in line): after a crash a shard is its old self, its new self or unreadable,
@@ -16,7 +21,8 @@ import contextlib
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable, Mapping
+import mmap
+from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,26 +59,64 @@ def _untag_dates(value: Any) -> Any:
     return value
 
 
-class _Shard(msgspec.Struct):
-    """One cache file, as written. Entries decode straight into Entry objects, typed by its fields:
-    dates from ISO strings, tuples from arrays. At 10,000 entries this is a third of the time
-    `json.loads` and a conversion pass took, which a front-matter edit pays in every build."""
+class _Header(msgspec.Struct):
+    """The first line of a shard: which entries the lines after it hold, in order, and their lengths
+    (without the line break)."""
 
     version: str
     format: int
-    by_key: dict[str, Entry]  # not "entries", the key of format 1: a version reading only that misses
+    keys: list[str]
+    lengths: list[int]
 
 
-class _RawShard(msgspec.Struct):
-    """A cache file with its entries left undecoded: each is decoded when a shard or `EntryCache.lazy` needs it."""
+class _Lines:
+    """A shard's entries as JSON text, each cut from the mapped file when asked for."""
 
-    version: str
-    format: int
-    by_key: dict[str, msgspec.Raw]
+    def __init__(self, data: bytes | mmap.mmap, spans: dict[str, tuple[int, int]]):
+        self._data, self._spans = data, spans
+
+    def keys(self) -> KeysView[str]:
+        return self._spans.keys()
+
+    def __getitem__(self, key: str) -> bytes:
+        start, end = self._spans[key]
+        return self._data[start:end]
+
+    def items(self) -> Iterator[tuple[str, bytes]]:
+        return ((key, self[key]) for key in self._spans)
 
 
-FORMAT = 2  # 1: JSON of tagged values, read field by field
-_RAW_DECODER = msgspec.json.Decoder(_RawShard)
+_EMPTY = _Lines(b"", {})
+
+
+def _read_shard(path: Path) -> _Lines:
+    """A shard's lines; none when the file is missing, cut short, damaged or not this version's."""
+    try:
+        with open(path, "rb") as file:
+            data = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError):  # an empty file cannot be mapped
+        return _EMPTY
+    end = data.find(b"\n")
+    try:
+        header = _HEADER_DECODER.decode(data[:end] if end > 0 else b"")
+    except msgspec.DecodeError:
+        return _EMPTY
+    if header.version != __version__ or header.format != FORMAT or len(header.keys) != len(header.lengths) \
+            or end + 1 + sum(header.lengths) + len(header.lengths) != len(data):  # cut short, or padded
+        return _EMPTY
+    spans: dict[str, tuple[int, int]] = {}
+    at = end + 1
+    for key, length in zip(header.keys, header.lengths, strict=True):
+        spans[key] = (at, at + length)
+        at += length + 1
+    return _Lines(data, spans)
+
+
+FORMAT = 3  # 1: JSON of tagged values, read field by field; 2: one JSON document a shard
+SUFFIX = ".jsonl"
+_HEADER_DECODER = msgspec.json.Decoder(_Header)
+# Entries decode straight into Entry objects, typed by its fields: dates from ISO strings,
+# tuples from arrays (a third of the time of reading JSON and converting it field by field).
 _ENTRY_DECODER = msgspec.json.Decoder(Entry)
 _ENCODER = msgspec.json.Encoder()
 
@@ -96,27 +140,22 @@ class EntryCache:
         self.folder = root / CACHE_DIR / ENTRIES
         self._legacy = root / CACHE_DIR / "entries.json"  # the single-file cache of earlier versions
         self._shards: dict[str, dict[str, Entry]] = {}  # key prefix -> key -> entry, read on demand
-        self._raw: dict[str, dict[str, msgspec.Raw]] = {}  # the same, not decoded yet (see `lazy`)
+        self._raw: dict[str, _Lines] = {}  # the same, not decoded yet (see `lazy`)
         self._dirty: set[str] = set()
         self._used: set[str] = set()
         self.keys: dict[str, str] = {}  # entry path (as shown) -> content hash, for this build
 
-    def _undecoded(self, prefix: str) -> dict[str, msgspec.Raw]:
-        """A shard's entries as raw JSON, read once; none when the file is missing, damaged or not this version's."""
+    def _undecoded(self, prefix: str) -> _Lines:
+        """A shard's entries as JSON text, mapped once (see `_read_shard`)."""
         undecoded = self._raw.get(prefix)
         if undecoded is None:
-            try:
-                read = _RAW_DECODER.decode((self.folder / f"{prefix}.json").read_bytes())
-                undecoded = read.by_key if read.version == __version__ and read.format == FORMAT else {}
-            except (OSError, msgspec.DecodeError):
-                undecoded = {}
-            self._raw[prefix] = undecoded
+            undecoded = self._raw[prefix] = _read_shard(self.folder / f"{prefix}{SUFFIX}")
         return undecoded
 
     def _shard(self, prefix: str) -> dict[str, Entry]:
         shard = self._shards.get(prefix)
         if shard is None:
-            try:  # one entry by one as fast as the whole file typed, and the raw form serves `lazy` too
+            try:
                 shard = {key: _restored(_ENTRY_DECODER.decode(raw)) for key, raw in self._undecoded(prefix).items()}
             except (msgspec.DecodeError, ValueError, TypeError):
                 shard = {}
@@ -178,7 +217,7 @@ class EntryCache:
         with contextlib.suppress(OSError):
             for prefix in sorted(self._dirty):
                 shard = self._shard(prefix)
-                write_atomic(self.folder / f"{prefix}.json", _encoded(shard), durable=False)
+                write_atomic(self.folder / f"{prefix}{SUFFIX}", _encoded(shard), durable=False)
             self._dirty.clear()
 
     def release(self) -> None:
@@ -192,16 +231,18 @@ class EntryCache:
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build
             self._legacy.unlink(missing_ok=True)
             live = {key[:2] for key in self._used}
-            on_disk = {p.stem for p in self.folder.glob("*.json")} if self.folder.is_dir() else set()
+            on_disk = {p.stem for p in self.folder.glob(f"*{SUFFIX}")} if self.folder.is_dir() else set()
             for prefix in sorted(on_disk - live):
-                (self.folder / f"{prefix}.json").unlink(missing_ok=True)
+                (self.folder / f"{prefix}{SUFFIX}").unlink(missing_ok=True)
+            for legacy in self.folder.glob("*.json") if self.folder.is_dir() else ():  # shards of format 2
+                legacy.unlink(missing_ok=True)
             for prefix in sorted(live):
                 held = self._keys_in(prefix)  # a shard read only for its keys stays undecoded if kept as it is
                 if prefix in self._dirty or prefix not in on_disk or any(k not in self._used for k in held):
                     shard = self._shard(prefix)
                     kept = {k: shard[k] for k in sorted(shard) if k in self._used}
                     self._shards[prefix] = kept
-                    write_atomic(self.folder / f"{prefix}.json", _encoded(kept), durable=False)
+                    write_atomic(self.folder / f"{prefix}{SUFFIX}", _encoded(kept), durable=False)
             self._dirty.clear()
 
 
@@ -210,6 +251,11 @@ def _restored(entry: Entry) -> Entry:
 
 
 def _encoded(entries: dict[str, Entry]) -> bytes:
-    stored = {key: dataclasses.replace(e, sources=_tag_dates(e.sources)) if e.sources else e
-              for key, e in sorted(entries.items())}
-    return _ENCODER.encode(_Shard(__version__, FORMAT, stored))
+    """A shard: its header line, then each entry's JSON on a line of its own (JSON has no raw line breaks)."""
+    keys = sorted(entries)
+    lines = []
+    for key in keys:
+        e = entries[key]
+        lines.append(_ENCODER.encode(dataclasses.replace(e, sources=_tag_dates(e.sources)) if e.sources else e))
+    header = _ENCODER.encode(_Header(__version__, FORMAT, keys, [len(line) for line in lines]))
+    return b"\n".join([header, *lines, b""])

@@ -23,3 +23,26 @@ def copy_site(destination: Path, papers: int | None = None) -> Path:
 def tree_bytes(folder: Path) -> dict[str, bytes]:
     """Every file below `folder` by relative POSIX path, for byte-for-byte comparisons."""
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def cached_shard(root: Path, key: str) -> Path:
+    """The entry cache's shard file holding `key` (see sitegen.cache)."""
+    from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX
+
+    return root / CACHE_DIR / ENTRIES / f"{key[:2]}{SUFFIX}"
+
+
+def edit_cached_entry(root: Path, key: str, field: str, value: object) -> None:
+    """Set one field of a cached entry as stored, as a hand or a bug might: the shard's
+    first line names its entries and their lengths, each on a line of its own after it."""
+    import json
+
+    shard = cached_shard(root, key)
+    first, *lines = shard.read_bytes().split(b"\n")
+    header = json.loads(first)
+    at = header["keys"].index(key)
+    entry = json.loads(lines[at])
+    entry[field] = value
+    lines[at] = json.dumps(entry).encode()
+    header["lengths"] = [len(line) for line in lines[:-1]]
+    shard.write_bytes(b"\n".join([json.dumps(header).encode(), *lines]))

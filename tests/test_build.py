@@ -197,7 +197,7 @@ def test_a_template_error_names_the_template_file_and_line(tmp_path: Path) -> No
 
 def test_a_build_that_fails_while_rendering_keeps_the_parsed_entries_and_leaves_no_child(tmp_path: Path) -> None:
     """The entry cache is saved by a forked child beside the rendering; a failure still waits for it."""
-    from sitegen.cache import CACHE_DIR, ENTRIES, EntryCache, digest
+    from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX, EntryCache, digest
     from sitegen.loader import slug_of
 
     from .test_forked import _children
@@ -210,7 +210,7 @@ def test_a_build_that_fails_while_rendering_keeps_the_parsed_entries_and_leaves_
         build(root, tmp_path / "out", search=False)
     assert _children() <= before
     assert not (tmp_path / "out").exists()
-    shards = list((root / CACHE_DIR / ENTRIES).glob("*.json"))
+    shards = list((root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}"))
     entries = sorted((root / "content" / "papers").glob("*.md"))
     assert shards and entries
     cache = EntryCache(root)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.cache import CACHE_DIR, ENTRIES, CacheDamaged, EntryCache
+from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX, CacheDamaged, EntryCache
 from sitegen.errors import Report
 from sitegen.loader import Entry, load_content
 
-from .site_factory import copy_site
+from .site_factory import cached_shard, copy_site, edit_cached_entry
 
 
 def test_saved_entries_read_back_equal_to_a_fresh_parse(tmp_path: Path) -> None:
@@ -48,23 +48,35 @@ def test_the_same_content_in_another_file_takes_that_files_path_and_slug(tmp_pat
 
 def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
     root, entry, key = _one_saved(tmp_path)
-    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
-    raw = json.loads(shard.read_text(encoding="utf-8"))
-    raw["format"] = 1
-    shard.write_text(json.dumps(raw), encoding="utf-8")
+    shard = cached_shard(root, key)
+    saved = shard.read_text(encoding="utf-8")
+    header, rest = saved.split("\n", 1)
+    raw = json.loads(header)
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
+    shard.write_text(json.dumps({**raw, "format": 2}) + "\n" + rest, encoding="utf-8")
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
-    raw["format"] += 1
-    raw["by_key"][key]["date"] = {"$date": "2024-01-02"}  # a value of the wrong type
-    shard.write_text(json.dumps(raw), encoding="utf-8")
+    shard.write_text(saved, encoding="utf-8")
+    edit_cached_entry(root, key, "date", {"$date": "2024-01-02"})  # a value of the wrong type
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    more = {**raw, "keys": raw["keys"] + ["0" * 64], "lengths": raw["lengths"] + [10]}
+    shard.write_text(json.dumps(more) + "\n" + rest, encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "a line short of its header"
+    shard.write_text(saved + "{}\n", encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "a line more than its header names"
     shard.write_text("{not json", encoding="utf-8")
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    legacy = shard.with_suffix(".json")  # a shard of format 2, one JSON document
+    legacy.write_text(json.dumps({"version": raw["version"], "format": 2, "by_key": {}}), encoding="utf-8")
+    cache = EntryCache(root)
+    cache.keep([key])
+    cache.save()
+    assert not legacy.exists(), "shards of another format are removed"
 
 
 def test_a_shard_a_crash_cut_short_is_a_miss(tmp_path: Path) -> None:
     """Shards are not fsynced: after a crash one may be empty or cut short, and must read as a miss."""
     root, entry, key = _one_saved(tmp_path)
-    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
+    shard = cached_shard(root, key)
     saved = shard.read_bytes()
     assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
     for cut in (b"", saved[: len(saved) // 2], saved[:-1]):
@@ -77,7 +89,7 @@ def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(
     cache = EntryCache(root)
     entries = load_content(root, Report(), cache).entries
     cache.save()
-    shards = {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob("*.json")}
+    shards = {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")}
     keys = {e.source_path: cache.keys[e.source_path] for e in entries}
     slugs = {e.source_path: e.slug for e in entries}
     restored = EntryCache(root)
@@ -89,7 +101,7 @@ def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(
     assert dict(lazy) == {e.source_path: e for e in entries}
     restored.keep(keys.values())
     restored.save()  # every entry kept: no shard is written again
-    assert {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob("*.json")} == shards
+    assert {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")} == shards
     moved = EntryCache(root).lazy({"content/papers/elsewhere.md": keys[first.source_path]},
                                   {"content/papers/elsewhere.md": "elsewhere"})
     assert moved is not None and moved["content/papers/elsewhere.md"].slug == "elsewhere"
@@ -99,10 +111,7 @@ def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(
 
 def test_a_lazily_restored_entry_that_cannot_be_decoded_says_so_when_read(tmp_path: Path) -> None:
     root, entry, key = _one_saved(tmp_path)
-    shard = root / CACHE_DIR / ENTRIES / f"{key[:2]}.json"
-    raw = json.loads(shard.read_text(encoding="utf-8"))
-    raw["by_key"][key]["title"] = 42  # valid JSON, the wrong type: found by the decode, not by the listing
-    shard.write_text(json.dumps(raw), encoding="utf-8")
+    edit_cached_entry(root, key, "title", 42)  # valid JSON, the wrong type: found by the decode, not by the listing
     lazy = EntryCache(root).lazy({entry.source_path: key}, {entry.source_path: entry.slug})
     assert lazy is not None
     with pytest.raises(CacheDamaged, match=entry.source_path):

@@ -26,7 +26,7 @@ from sitegen.output_check import outputs_intact
 from sitegen.render import Rendered, Renderer
 from sitegen.serve import ON_REQUEST, preview_state
 
-from .site_factory import copy_site, tree_bytes
+from .site_factory import copy_site, edit_cached_entry, tree_bytes
 
 PAPERS = 8
 
@@ -709,10 +709,7 @@ def test_an_entry_the_cache_cannot_decode_when_read_means_a_full_build(tmp_path:
     damaged = 0
     for key in (row[0] for row in saved.entries.values()):  # the others, where the edit's own shard is not
         if key[:2] != edited[:2]:  # (that one is read whole, by the notes check, and misses)
-            shard = root / CACHE_DIR / "entries" / f"{key[:2]}.json"
-            raw = json.loads(shard.read_text(encoding="utf-8"))
-            raw["by_key"][key]["title"] = 42
-            shard.write_text(json.dumps(raw), encoding="utf-8")
+            edit_cached_entry(root, key, "title", 42)
             damaged += 1
     assert damaged >= PAPERS - 2
     _replace_field(target, "title", "'Edited while other cached entries were damaged'")
