@@ -66,17 +66,18 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
         saved = buildstate.load(root)
         quick = None
         if saved and saved.inputs == inputs and output.is_dir():
-            # Forked first: its 83,000 stat calls at 10,000 papers take longer than all this process
-            # does before it writes. A notes edit checks its own pages and has no need of it.
-            intact = OutputsCheck(saved, output)
-            try:
-                changed, table = _changed_entries(root, saved.entries)
-                quick = _patch_notes(root, output, base_url, search, saved, cache, inputs, changed, table)
-                if quick is None:
+            changed, table = _changed_entries(root, saved.entries)
+            quick = _patch_notes(root, output, base_url, search, saved, cache, inputs, changed, table)
+            if quick is None:
+                # Forked once the edit is known to be no notes edit (which checks its own pages):
+                # its 83,000 stat calls at 10,000 papers take longer than all this process does
+                # before it writes. With nothing changed there is nothing to do meanwhile.
+                intact = OutputsCheck(saved, output, beside=bool(changed))
+                try:
                     quick = _incremental(root, output, base_url, drafts, search, saved, cache, inputs, changed,
                                          table, intact)
-            finally:
-                intact.cancel()  # its answer was taken, or is not wanted: no child outlives the build
+                finally:
+                    intact.cancel()  # its answer was taken, or is not wanted: no child outlives the build
         if quick is not None:
             quick.seconds = time.perf_counter() - started
             return quick
