@@ -20,6 +20,7 @@ from . import feeds, fragments, pages
 from .cache import CACHE_DIR
 from .config import SiteConfig
 from .errors import Diagnostic, Location, SitegenError, relpath
+from .escaping import Template
 from .model import Paper, Site
 from .outputs import citations, data
 from .routes import PageSpec
@@ -74,6 +75,7 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
         auto_reload=watch_templates,
         bytecode_cache=TemplateCache(root / CACHE_DIR / "templates"),
     )
+    env.template_class = Template  # one-call escaping (see escaping)
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
     return env
