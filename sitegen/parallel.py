@@ -11,7 +11,7 @@ from collections import defaultdict, deque
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import cast
+from typing import Any, cast
 
 from . import fragments, routes
 from .errors import Diagnostic, SitegenError
@@ -146,11 +146,25 @@ def _split(specs: list[routes.PageSpec], share: float, papers: int) -> list[list
     return parts
 
 
+# A chunk goes to a worker as tuples of what rendering reads: pickling each PageSpec with its
+# dependency set (which only the incremental build uses) and making it again from its pickled
+# state cost 0.5 s of CPU at 10,000 papers, in a parent that shares the two cores with its workers.
+_Wire = tuple[str, str, str, str, tuple[Any, ...]]
+
+
+def _to_wire(chunk: list[routes.PageSpec]) -> list[_Wire]:
+    return [(spec.output, spec.kind, spec.key, spec.template, spec.shape) for spec in chunk]
+
+
+def _from_wire(chunk: list[_Wire]) -> list[routes.PageSpec]:
+    return [routes.PageSpec(output, kind, key, template, shape=shape) for output, kind, key, template, shape in chunk]
+
+
 def _serve(conn: Connection, index: int) -> None:
     """Worker side: render each chunk the parent sends until it sends None, then save its list items."""
     while (chunk := conn.recv()) is not None:
         try:
-            conn.send(_render_chunk(chunk))
+            conn.send(_render_chunk(_from_wire(chunk)))
         except Exception as exc:  # any failure is the parent's to raise
             try:
                 conn.send(exc)
@@ -222,7 +236,7 @@ def _hand_out(schedule: Schedule, workers: list[tuple[BaseProcess, Connection]],
     for index, (_, conn) in enumerate(workers):
         chunk = schedule.next(index)
         if chunk is not None:
-            conn.send(chunk)
+            conn.send(_to_wire(chunk))
             busy.add(conn)
     done = 0
     while busy:
@@ -250,4 +264,4 @@ def _hand_out(schedule: Schedule, workers: list[tuple[BaseProcess, Connection]],
             if chunk is None:
                 busy.discard(conn)
             else:
-                conn.send(chunk)
+                conn.send(_to_wire(chunk))

@@ -182,3 +182,27 @@ def test_a_template_error_in_a_worker_names_the_template(tmp_path: Path) -> None
     with pytest.raises(SitegenError) as caught:
         build(root, tmp_path / "public", search=False, jobs=2, use_cache=False)
     assert "themes/default/templates/tag.html:4" in str(caught.value)
+
+
+def test_a_chunk_reaches_a_worker_with_all_that_rendering_reads(tmp_path: Path) -> None:
+    """Chunks travel as tuples; the specs made again from them are the plan's but for the dependency
+    sets, which rendering never reads, and render to the same bytes."""
+    import dataclasses
+    import pickle
+
+    from sitegen import config as site_config
+    from sitegen import model, routes
+    from sitegen.errors import Report
+    from sitegen.loader import load_content
+    from sitegen.render import asset_hashes, make_environment, static_files
+
+    root = copy_site(tmp_path / "site", papers=6)
+    cfg = site_config.load(root, None)
+    site = model.build_site(cfg, load_content(root, Report(), None), False)
+    specs = list(routes.plan(site))
+    assert any(spec.deps for spec in specs) and any(spec.shape for spec in specs)
+    received = parallel._from_wire(pickle.loads(pickle.dumps(parallel._to_wire(specs))))
+    assert received == [dataclasses.replace(spec, deps=frozenset()) for spec in specs]
+    env = make_environment(root, cfg)
+    renderer = Renderer(site, env, root, asset_hashes(static_files(root, cfg.theme)))
+    assert all(renderer.render(a) == renderer.render(b) for a, b in zip(specs, received, strict=True))
