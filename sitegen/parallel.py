@@ -66,7 +66,7 @@ def _render_chunk(specs: list[routes.PageSpec]) -> tuple[int, int, dict[str, str
 class Schedule:
     """Hands the plan out in chunks as workers ask, keeping each family of kinds on one worker.
 
-    Large files without a family go first, one at a time. Then the worker with the most
+    Large files without a family go first, one at a time, dealt to the workers in turn. Then the worker with the most
     of its own families left takes its own chunks and the others take chunks of kinds in
     no family; once those are gone a worker takes over the tail of the busiest worker's
     families, so no worker idles while work is left.
@@ -74,20 +74,26 @@ class Schedule:
     """
 
     def __init__(self, specs: Sequence[routes.PageSpec], workers: int, papers: int, chunk: int | None = None):
-        self.large: deque[list[routes.PageSpec]] = deque()
+        # large files are dealt to the workers in turn, the costliest first, not to whichever asks
+        # first: a worker's peak memory grows with the whole-list files it joins, and who asked
+        # first varied from run to run (272 or 291 MB at 10,000 papers)
+        self.large: list[deque[list[routes.PageSpec]]] = [deque() for _ in range(workers)]
         self.free: deque[list[routes.PageSpec]] = deque()
         self.own: list[deque[tuple[int, list[routes.PageSpec]]]] = [deque() for _ in range(workers)]
         self.left = [0] * workers  # cost of each worker's own chunks not yet handed out
         families: dict[str, list[routes.PageSpec]] = defaultdict(list)
         free: list[routes.PageSpec] = []
+        large: list[routes.PageSpec] = []
         for spec in specs:
             family = FAMILIES.get(spec.kind)
             if family is not None:
                 families[family].append(spec)
             elif spec.kind in LARGE:
-                self.large.append([spec])
+                large.append(spec)
             else:
                 free.append(spec)
+        for i, spec in enumerate(sorted(large, key=lambda s: -_cost(s, papers))):  # stable: plan order among equals
+            self.large[i % workers].append([spec])
         size = chunk or CHUNK
         self.free.extend(_chunks(free, size))
         share = sum(_cost(s, papers) for s in specs) / workers
@@ -101,8 +107,10 @@ class Schedule:
 
     def next(self, worker: int) -> list[routes.PageSpec] | None:
         """The next chunk for `worker`, or None when everything has been handed out."""
-        if self.large:
-            return self.large.popleft()
+        if self.large[worker]:
+            return self.large[worker].popleft()
+        if any(self.large):  # another worker's, not begun: large files still go first
+            return max(self.large, key=len).pop()
         # The busiest worker keeps to its own; the others take shared chunks while there are any,
         # so the families run down together and the shared chunks, not stolen ones, fill the end
         others = max((left for w, left in enumerate(self.left) if w != worker), default=0)

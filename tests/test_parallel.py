@@ -206,3 +206,19 @@ def test_a_chunk_reaches_a_worker_with_all_that_rendering_reads(tmp_path: Path) 
     env = make_environment(root, cfg)
     renderer = Renderer(site, env, root, asset_hashes(static_files(root, cfg.theme)))
     assert all(renderer.render(a) == renderer.render(b) for a, b in zip(specs, received, strict=True))
+
+
+def test_large_files_are_dealt_in_turn_the_costliest_first_whoever_asks() -> None:
+    """Which worker joins which whole-list file sets its peak memory: it must not depend on
+    which worker happened to ask first."""
+    plan = _plan(["paper", "sitemap", "reading-list-json", "authors", "papers-json", "robots", "home"])
+    for first in (0, 1):
+        schedule = Schedule(plan, workers=2, papers=1000)
+        mine = [schedule.next(first), schedule.next(first)]
+        theirs = [schedule.next(1 - first), schedule.next(1 - first)]
+        by_worker = {first: mine, 1 - first: theirs}
+        assert [c[0].kind for c in by_worker[0] if c] == ["reading-list-json", "sitemap"]
+        assert [c[0].kind for c in by_worker[1] if c] == ["papers-json", "authors"]
+    schedule = Schedule(plan, workers=2, papers=1000)
+    taken = [schedule.next(1) for _ in range(4)]  # a worker left alone takes the other's large files too
+    assert {c[0].kind for c in taken if c} == {"reading-list-json", "papers-json", "sitemap", "authors"}
