@@ -161,8 +161,8 @@ def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, s
         return None
     cache.save_added()
     # the next front-matter edit then patches the saved model rather than building it from every entry
-    model_cache.rekey(root, model_cache.model_key(inputs, {path: row[0] for path, row in saved.entries.items()}),
-                      model_cache.model_key(inputs, {path: row[0] for path, row in table.items()}), patched.marks)
+    model_cache.rekey(root, model_cache.rows_key(inputs, saved.entries), model_cache.rows_key(inputs, table),
+                      patched.marks)
     buildstate.save_patch(root, output, saved, table, patched.outputs)
     result = BuildResult(output, written=len(patched.written), unchanged=saved.count - len(patched.written))
     result.pages_by_kind["rendered"] = len(patched.written) + len(patched.unchanged)
@@ -193,7 +193,7 @@ def _incremental(root: Path, output: Path, base_url: str | None, drafts: bool, s
     state.stores = _stores(root, inputs)
     state.before_writing = intact.result  # checked beside the restore and rendering, before anything is renamed in
     state.staging_marker = intact.marker
-    key = model_cache.model_key(inputs, {path: row[0] for path, row in table.items()})
+    key = model_cache.rows_key(inputs, table)
     saved_model: list[model.Site] = []
 
     def save_model(site: model.Site) -> None:

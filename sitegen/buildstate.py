@@ -27,7 +27,7 @@ from . import __version__
 from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
 from .fsutil import write_atomic
-from .model_cache import model_key
+from .model_cache import rows_key
 from .output_check import Expected, folder_mtimes, folders_of
 from .render import make_environment, static_files, theme_dirs
 
@@ -262,7 +262,7 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
             state.profiles[profile.source_path] = profile
     state.plan = None
     state.signature = saved.signature
-    state.model_key = model_key(saved.inputs, {path: row[0] for path, row in saved.entries.items()})
+    state.model_key = rows_key(saved.inputs, saved.entries)
     state.render_beside = True  # the state ends with this process
     state.hashes = SavedHashes(saved)
     return state

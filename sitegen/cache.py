@@ -22,6 +22,7 @@ import dataclasses
 import datetime as dt
 import hashlib
 import mmap
+import os
 from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
 from pathlib import Path
 from typing import Any
@@ -100,9 +101,11 @@ def _read_shard(path: Path) -> _Lines:
     try:
         header = _HEADER_DECODER.decode(data[:end] if end > 0 else b"")
     except msgspec.DecodeError:
-        return _EMPTY
-    if header.version != __version__ or header.format != FORMAT or len(header.keys) != len(header.lengths) \
+        header = None
+    if header is None or header.version != __version__ or header.format != FORMAT \
+            or len(header.keys) != len(header.lengths) \
             or end + 1 + sum(header.lengths) + len(header.lengths) != len(data):  # cut short, or padded
+        data.close()
         return _EMPTY
     spans: dict[str, tuple[int, int]] = {}
     at = end + 1
@@ -231,11 +234,12 @@ class EntryCache:
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build
             self._legacy.unlink(missing_ok=True)
             live = {key[:2] for key in self._used}
-            on_disk = {p.stem for p in self.folder.glob(f"*{SUFFIX}")} if self.folder.is_dir() else set()
+            names = os.listdir(self.folder) if self.folder.is_dir() else []
+            on_disk = {name.removesuffix(SUFFIX) for name in names if name.endswith(SUFFIX)}
             for prefix in sorted(on_disk - live):
                 (self.folder / f"{prefix}{SUFFIX}").unlink(missing_ok=True)
-            for legacy in self.folder.glob("*.json") if self.folder.is_dir() else ():  # shards of format 2
-                legacy.unlink(missing_ok=True)
+            for legacy in (name for name in names if name.endswith(".json")):  # shards of format 2
+                (self.folder / legacy).unlink(missing_ok=True)
             for prefix in sorted(live):
                 held = self._keys_in(prefix)  # a shard read only for its keys stays undecoded if kept as it is
                 if prefix in self._dirty or prefix not in on_disk or any(k not in self._used for k in held):
