@@ -17,10 +17,10 @@ import jinja2
 from markupsafe import Markup
 
 from . import feeds, fragments, pages
+from .buffered import Environment
 from .cache import CACHE_DIR
 from .config import SiteConfig
 from .errors import Diagnostic, Location, SitegenError, relpath
-from .escaping import Template
 from .model import Paper, Site
 from .outputs import citations, data
 from .routes import PageSpec
@@ -65,7 +65,7 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
         raise SitegenError.single(Location("site.yaml", _setting_line(root, "theme")), "E402",
                                   f"theme '{config.theme}' not found",
                                   f"themes live in themes/<name>/templates/; there is no {relpath(named, root)}/")
-    env = jinja2.Environment(
+    env = Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d / "templates")) for d in dirs]),
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
@@ -75,7 +75,6 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
         auto_reload=watch_templates,
         bytecode_cache=TemplateCache(root / CACHE_DIR / "templates"),
     )
-    env.template_class = Template  # one-call escaping (see escaping)
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
     return env

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import jinja2
 
-FORMAT = f"sitegen-templates 1 {sys.implementation.cache_tag}"
+FORMAT = f"sitegen-templates 2 {sys.implementation.cache_tag}"  # 2: output buffered (see buffered)
 
 
 class TemplateCache(jinja2.BytecodeCache):
