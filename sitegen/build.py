@@ -6,7 +6,7 @@ import gc
 import time
 from collections import Counter
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Any
 from . import config as site_config
 from . import model, model_cache, routes
 from .cache import CACHE_DIR, CacheDamaged, EntryCache
-from .errors import BuildFailed, Report
+from .errors import BuildFailed, Report, SitegenError
 from .fragments import fingerprint
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
+    from jinja2 import Environment
+
     from .fragments import FragmentStores
     from .incremental import SiteState
     from .output_check import OutputsCheck
@@ -271,13 +273,20 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     from .incremental import SiteState, list_signature
     from .loader import load_content
     from .parallel import render_all
-    from .render import Renderer, asset_hashes, make_environment, static_files
+    from .render import Renderer, asset_hashes, compile_templates, make_environment, static_files
     from .search import index as search_index
     from .writer import check_output, staged, stale_count
 
     cfg = site_config.load(root, base_url)
     report = Report()
-    content = load_content(root, report, cache, jobs)
+    made: list[Environment] = []
+
+    def prepare_templates() -> None:
+        """While forked processes parse the entries: the render workers then inherit the templates compiled."""
+        with suppress(SitegenError):  # raised again below, after any error in the entries
+            made.append(compile_templates(make_environment(root, cfg)))
+
+    content = load_content(root, report, cache, jobs, prepare_templates)
     if report.has_errors:
         raise BuildFailed(report.items)
     check_output(output, root)
@@ -291,7 +300,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
         saver = Forked(partial(_save_caches, root, cache, site, signature, inputs))
         cache.release()
     try:
-        env = make_environment(root, cfg)
+        env = made[0] if made else make_environment(root, cfg)
         static = static_files(root, cfg.theme)
         renderer = Renderer(site, env, root, asset_hashes(static), stores)
         result = BuildResult(output, warnings=report)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -100,11 +101,16 @@ class ParseCache(Protocol):
 PARALLEL_PARSE = 400  # below this many entries to parse, forking costs more than it saves
 
 
-def load_content(root: Path, report: Report, cache: ParseCache | None = None, jobs: int | None = None) -> Content:
-    """Read and validate every entry and author file under root/content/."""
+def load_content(root: Path, report: Report, cache: ParseCache | None = None, jobs: int | None = None,
+                 meanwhile: Callable[[], object] | None = None) -> Content:
+    """Read and validate every entry and author file under root/content/.
+
+    `meanwhile` is called once, while forked processes parse the entries when they do
+    (this process only waits for them then), else after the entries are read.
+    """
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    entries = load_entries(_files(papers, "*.md"), root, report, cache, jobs)
+    entries = load_entries(_files(papers, "*.md"), root, report, cache, jobs, meanwhile)
     profiles = [a for p in _files(authors, "*.yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
@@ -134,7 +140,7 @@ def _read(path: Path, shown: str, report: Report) -> str | None:
 
 
 def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCache | None,
-                  jobs: int | None) -> list[Entry]:
+                  jobs: int | None, meanwhile: Callable[[], object] | None = None) -> list[Entry]:
     """Entries of `paths` in order: cache hits as they are, the rest parsed (in parallel when many).
 
     Problems are reported in file order whichever process found them.
@@ -163,7 +169,7 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
         text = _decode(data, shown, found)
         if text is not None:
             todo.append((len(entries) - 1, text, shown, path.stem, key))
-    for (slot, *_, key), (entry, diagnostics) in zip(todo, _parse_all(todo, jobs), strict=True):
+    for (slot, *_, key), (entry, diagnostics) in zip(todo, _parse_all(todo, jobs, meanwhile), strict=True):
         entries[slot] = entry
         problems[slot].extend(diagnostics)
         if cache is not None and entry is not None and not diagnostics:  # entries with something to say are re-read
@@ -188,18 +194,47 @@ def _parse_one(job: tuple[int, str, str, str, str]) -> tuple[Entry | None, list[
     return entry, found.items
 
 
-def _parse_all(todo: list[tuple[int, str, str, str, str]],
-               jobs: int | None) -> list[tuple[Entry | None, list[Diagnostic]]]:
-    """Parse entry texts, across forked processes when there are many (a cold build)."""
-    import multiprocessing
+def _parse_all(todo: list[tuple[int, str, str, str, str]], jobs: int | None,
+               meanwhile: Callable[[], object] | None = None) -> list[tuple[Entry | None, list[Diagnostic]]]:
+    """Parse entry texts, across forked processes when there are many (a cold build).
+
+    Each child parses every `jobs`-th entry of the texts it inherited and hands back its
+    results at once (see forked.ForkedBytes); a child that fails has its share parsed
+    here, so its errors surface as they would have. No thread in this process serves the
+    children, so `meanwhile` runs here at full speed: handing out entry texts from a
+    multiprocessing pool's threads, which need the GIL, slowed the parsing by a fifth
+    whenever this process did anything else.
+    """
     import os
 
     jobs = jobs or os.cpu_count() or 1
-    if jobs < 2 or len(todo) < PARALLEL_PARSE or "fork" not in multiprocessing.get_all_start_methods():
-        return [_parse_one(job) for job in todo]
-    markdown.parser()  # made once here, not in every worker
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        return pool.map(_parse_one, todo, chunksize=max(1, len(todo) // (jobs * 8)))
+    if jobs < 2 or len(todo) < PARALLEL_PARSE or not hasattr(os, "fork"):
+        done = [_parse_one(job) for job in todo]
+        if meanwhile is not None:
+            meanwhile()
+        return done
+    import pickle
+    from functools import partial
+
+    from .forked import ForkedBytes
+
+    markdown.parser()  # made once here, not in every child
+    shares = [todo[i::jobs] for i in range(jobs)]  # every jobs-th entry: long and short notes spread evenly
+    children = [ForkedBytes(partial(_parse_share, share)) for share in shares]
+    if meanwhile is not None:
+        meanwhile()
+    parsed: list[tuple[Entry | None, list[Diagnostic]]] = [(None, [])] * len(todo)
+    for i, (share, child) in enumerate(zip(shares, children, strict=True)):
+        answer = child.result()
+        parsed[i::jobs] = pickle.loads(answer) if answer is not None else [_parse_one(job) for job in share]
+    return parsed
+
+
+def _parse_share(share: list[tuple[int, str, str, str, str]]) -> bytes:
+    """In a forked child: its share of the entries parsed, pickled for the parent (which forked it)."""
+    import pickle
+
+    return pickle.dumps([_parse_one(job) for job in share], protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None,

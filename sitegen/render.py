@@ -6,6 +6,7 @@ A paper's list item is rendered once per link depth and reused on every listing.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import traceback
 from collections.abc import Callable
@@ -77,6 +78,19 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
     )
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
+    return env
+
+
+def compile_templates(env: jinja2.Environment) -> jinja2.Environment:
+    """Compile every page template of the theme chain now, into the environment's cache.
+
+    Done before the render workers fork, they share the compiled templates rather than each
+    compiling them (0.1 s apiece). A template that fails to compile is left for the first
+    page that uses it, whose error names the template's file and line.
+    """
+    for name in env.list_templates(extensions=("html", "xml")):
+        with contextlib.suppress(jinja2.TemplateError, ValueError, OSError):
+            env.get_template(name)
     return env
 
 

@@ -12,6 +12,7 @@ from sitegen.cache import EntryCache
 from sitegen.errors import Diagnostic, Report
 
 from .site_factory import copy_site
+from .test_forked import _children
 
 
 def _broken_site(tmp_path: Path) -> Path:
@@ -46,6 +47,46 @@ def test_parallel_parse_gives_the_same_entries_and_problems_in_file_order(
     assert len(serial.entries) == 103
     paths = [d.location.path for d in _problems(root)]
     assert paths == sorted(paths) and len(set(paths)) == 3
+
+
+def test_what_is_done_meanwhile_runs_once_while_children_parse(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """The children are forked before `meanwhile` runs, and they parse what they inherited."""
+    import os
+
+    root = copy_site(tmp_path / "site", papers=30)
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    serial, _ = _load(root, 1)
+    parsed_by: set[int] = set()
+    original = loader._parse_one
+
+    def parse_one(job: tuple[int, str, str, str, str]) -> tuple[loader.Entry | None, list[Diagnostic]]:
+        parsed_by.add(os.getpid())
+        return original(job)
+
+    monkeypatch.setattr(loader, "_parse_one", parse_one)
+    before = _children()
+    calls: list[tuple[set[int], int]] = []
+    content = loader.load_content(root, Report(), None, 3,
+                                  meanwhile=lambda: calls.append((set(parsed_by), len(_children() - before))))
+    assert content == serial
+    assert calls == [(set(), 3)]  # once, with the three children forked and nothing parsed here
+    assert parsed_by == set() and _children() <= before  # nor after: the children parsed everything, and are gone
+    assert loader.load_content(root, Report(), None, 1, meanwhile=lambda: calls.append((set(), 0))) == serial
+    assert len(calls) == 2 and parsed_by == {os.getpid()}
+
+
+def test_a_child_that_fails_has_its_share_parsed_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _broken_site(tmp_path)
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    serial, serial_problems = _load(root, 1)
+
+    def dies(share: list[tuple[int, str, str, str, str]]) -> bytes:
+        raise MemoryError("the child ran out")
+
+    monkeypatch.setattr(loader, "_parse_share", dies)
+    parallel, parallel_problems = _load(root, 2)
+    assert parallel == serial and parallel_problems == serial_problems
 
 
 def test_cached_entries_are_not_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
