@@ -85,10 +85,10 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             return quick
         cache = EntryCache(root)  # start clean: the quick path may have looked entries up
     stores = _stores(root, inputs) if cache is not None else None
-    result, state = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
-                          inputs if cache is not None else None)
+    result, state, staged = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
+                                  inputs if cache is not None else None)
     if cache is not None and state is not None:
-        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys))
+        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys), staged=staged)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -267,8 +267,11 @@ def _collector_paused() -> Iterator[None]:
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
           search: bool, jobs: int | None, cache: EntryCache | None, stores: FragmentStores | None,
-          inputs: dict[str, Any] | None) -> tuple[BuildResult, SiteState | None]:
-    """Render everything into a staging folder and swap it in for the output."""
+          inputs: dict[str, Any] | None) -> tuple[BuildResult, SiteState | None, dict[str, tuple[int, int]]]:
+    """Render everything into a staging folder and swap it in for the output.
+
+    Also gives each staged file's size and mtime, which the swap leaves as they were.
+    """
     from .forked import Forked
     from .incremental import SiteState, list_signature
     from .loader import load_content
@@ -320,7 +323,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
     result.written, result.unchanged = stage.written, stage.unchanged
     state = SiteState.remember(root, output, base_url, drafts, cfg, env, static, site, content, specs,
                                stage.digests, signature)
-    return result, state
+    return result, state, stage.stats
 
 
 def _save_caches(root: Path, cache: EntryCache, site: model.Site, signature: str, inputs: dict[str, Any]) -> bool:

@@ -16,7 +16,7 @@ import bisect
 import hashlib
 import os
 import uuid
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -178,19 +178,25 @@ def load(root: Path) -> Saved | None:
 
 
 def save(root: Path, state: SiteState, inputs: dict[str, Any], entry_keys: dict[str, list[Any]],
-         known: dict[str, list[Any]] | None = None) -> None:
+         known: dict[str, list[Any]] | None = None, staged: Mapping[str, tuple[int, int]] | None = None) -> None:
     """Remember this build: its inputs, entries and every output file's identity.
 
     `known` holds rows of a previous save still true for files this build did not
-    write, so an incremental build stats only what it wrote.
+    write, so an incremental build stats only what it wrote; `staged`, each file's size
+    and mtime as a full build staged it (writer.Stage.stats), so it stats none.
     """
     known = known or {}
+    staged = staged or {}
     outputs: dict[str, list[Any]] = {}
     folder = str(state.output)
     for out, sha in state.hashes.items():
         row = known.get(out)
         if row is not None and row[0] == sha:
             outputs[out] = row
+            continue
+        stat = staged.get(out)
+        if stat is not None:
+            outputs[out] = [sha, stat[0], stat[1]]
             continue
         try:
             st = os.stat(os.path.join(folder, out))

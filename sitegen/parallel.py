@@ -49,18 +49,21 @@ WORKER_EXIT_SECONDS = 60
 _worker: tuple[Renderer, Stage] | None = None  # set in the parent just before forking
 
 
-def _render_chunk(specs: list[routes.PageSpec]) -> tuple[int, int, dict[str, str], list[Diagnostic]]:
+_Staged = tuple[int, int, dict[str, str], dict[str, tuple[int, int]], list[Diagnostic]]
+
+
+def _render_chunk(specs: list[routes.PageSpec]) -> _Staged:
     """Worker side: render and stage a slice of the plan (state inherited through fork)."""
     assert _worker is not None
     renderer, stage = _worker
     stage.written = stage.unchanged = 0
-    stage.digests = {}
+    stage.digests, stage.stats = {}, {}
     try:
         for spec in specs:
             stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
     except SitegenError as exc:  # exceptions with custom fields do not survive pickling
-        return 0, 0, {}, exc.diagnostics
-    return stage.written, stage.unchanged, stage.digests, []
+        return 0, 0, {}, {}, exc.diagnostics
+    return stage.written, stage.unchanged, stage.digests, stage.stats, []
 
 
 class Schedule:
@@ -258,13 +261,14 @@ def _hand_out(schedule: Schedule, workers: list[tuple[BaseProcess, Connection]],
                 raise RuntimeError(f"a render worker exited unexpectedly (exit code {process.exitcode})") from None
             if isinstance(result, BaseException):
                 raise result
-            written, unchanged, outputs, problems = result
+            written, unchanged, outputs, stats, problems = result
             if problems:
                 raise SitegenError(problems)
             stage.written += written
             stage.unchanged += unchanged
             stage.files.update(outputs)
             stage.digests.update(outputs)
+            stage.stats.update(stats)
             done += len(outputs)
             if progress:
                 progress(done, total)

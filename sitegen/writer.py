@@ -32,6 +32,9 @@ class Stage:
     unchanged: int = 0
     files: set[str] = field(default_factory=set)
     digests: dict[str, str] = field(default_factory=dict)  # relative path -> sha256 of its bytes
+    # relative path -> (size, mtime_ns) as staged, for the build state's table of outputs, which
+    # then stats none of them (64,674 stats at 10,000 papers, after the rendering, in one process)
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)
     _folders: set[str] = field(default_factory=set, repr=False)
     _into: str = field(default="", repr=False)
     _from: str | None = field(default=None, repr=False)  # None: no previous build to reuse files of
@@ -63,7 +66,8 @@ class Stage:
             os.makedirs(folder, exist_ok=True)
             self._folders.add(folder)
         old = None if self._from is None else self._from + relative
-        if old is not None and _same_bytes(old, data):
+        st = None if old is None else _same_bytes(old, data)
+        if old is not None and st is not None:
             os.link(old, target)
             self.unchanged += 1
         else:
@@ -71,9 +75,11 @@ class Stage:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
             try:
                 write_all(fd, data)
+                st = os.fstat(fd)  # the mtime of the last write, which no later step moves
             finally:
                 os.close(fd)
             self.written += 1
+        self.stats[relative] = (st.st_size, st.st_mtime_ns)
         self.files.add(relative)
         self.digests[relative] = digest or hashlib.sha256(data).hexdigest()
 
@@ -82,14 +88,16 @@ class Stage:
         self.write(relative, source.read_bytes())
 
 
-def _same_bytes(path: str, data: bytes | bytearray) -> bool:
+def _same_bytes(path: str, data: bytes | bytearray) -> os.stat_result | None:
+    """The file's stat when it holds exactly `data`, else None."""
     try:
-        if os.stat(path).st_size != len(data):
-            return False
+        st = os.stat(path)
+        if st.st_size != len(data):
+            return None
         with open(path, "rb") as file:
-            return file.read() == data
+            return st if file.read() == data else None
     except OSError:
-        return False
+        return None
 
 
 def check_output(output: Path, root: Path) -> None:
