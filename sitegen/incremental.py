@@ -34,7 +34,16 @@ from .forked import ForkedBytes
 from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous, Spliced
 from .fsutil import StagedFiles
 from .lazy import copied
-from .loader import AuthorProfile, Content, Entry, load_entries, load_entry, load_profile, same_front_matter
+from .loader import (
+    AuthorProfile,
+    Content,
+    Entry,
+    content_files,
+    load_entries,
+    load_entry,
+    load_profile,
+    same_front_matter,
+)
 from .model_patch import patch_site
 from .render import Rendered, Renderer, asset_hashes, make_environment, static_files
 
@@ -201,10 +210,10 @@ class SiteState:
         paths = self._paths()
         # as `sitegen build` loads them: from the entry cache, the rest parsed across processes
         cache = EntryCache(self.root)
-        loaded = load_entries(_files(paths.papers, "*.md"), self.root, report, cache, None)
+        loaded = load_entries(content_files(paths.papers, ".md"), self.root, report, cache, None)
         cache.save()
         entries = {e.source_path: e for e in loaded}
-        profiles = {relpath(p, self.root): a for p in _files(paths.authors, "*.yaml")
+        profiles = {relpath(p, self.root): a for p in content_files(paths.authors, ".yaml")
                     if (a := load_profile(p, self.root, report))}
         return entries, profiles
 
@@ -778,12 +787,6 @@ def _reindex(index: dict[str, list[str]], plan: dict[str, routes.PageSpec],
             index[token].remove(out)
         for token in spec.deps - before:
             index.setdefault(token, []).append(out)
-
-
-def _files(folder: Path, pattern: str) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.glob(pattern) if not p.name.startswith("."))
 
 
 def _relative(path: Path, root: Path) -> Path | None:
