@@ -137,7 +137,13 @@ class Environment(jinja2.Environment):
     def _compile(self, source: str, filename: str) -> CodeType:
         if self.is_async:  # async templates yield to an event loop: left as they are
             return super()._compile(source, filename)
-        tree: Any = buffer_output(ast.parse(source, filename))
+        try:
+            tree: Any = buffer_output(ast.parse(source, filename))
+        except (SystemError, RecursionError):
+            # CPython 3.11's ast.parse can raise a spurious SystemError ("AST constructor
+            # recursion depth mismatch", python/cpython#106905) when anything else failed while
+            # it ran; the template is then compiled as Jinja compiles it, with the same output
+            return super()._compile(source, filename)
         return compile(tree, filename, "exec")
 
 

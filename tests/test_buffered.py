@@ -114,5 +114,25 @@ def test_an_error_is_reported_on_the_template_line_jinja_reports(tmp_path: Path)
 
 
 def test_async_templates_are_left_to_jinja() -> None:
+    """Rendered in a thread of its own: an async template runs its own event loop, which a
+    thread with a loop already running (a browser test's) would refuse."""
+    from concurrent.futures import ThreadPoolExecutor
+
     ours, theirs = _pair(jinja2.DictLoader(TEMPLATES), enable_async=True)
-    assert ours.get_template("page.html").render(CONTEXT) == theirs.get_template("page.html").render(CONTEXT)
+    with ThreadPoolExecutor(1) as thread:
+        mine = thread.submit(ours.get_template("page.html").render, CONTEXT).result()
+        jinjas = thread.submit(theirs.get_template("page.html").render, CONTEXT).result()
+    assert mine == jinjas and "SHOUTED" in mine
+
+
+def test_a_template_the_syntax_tree_cannot_take_is_compiled_as_jinja_compiles_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    ours, theirs = _pair(jinja2.DictLoader(TEMPLATES))
+
+    def fails(*args: object, **kwargs: object) -> None:
+        raise SystemError("AST constructor recursion depth mismatch (before=159, after=174)")
+
+    monkeypatch.setattr(buffered.ast, "parse", fails)
+    template = ours.get_template("page.html")
+    assert len(list(template.root_render_func(template.new_context(CONTEXT)))) > 1  # Jinja's own generators
+    assert template.render(CONTEXT) == theirs.get_template("page.html").render(CONTEXT)
