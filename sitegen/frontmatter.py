@@ -25,6 +25,14 @@ class DuplicateKey(yaml.MarkedYAMLError):
     """A mapping names the same key twice; YAML would silently keep the last."""
 
 
+_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
+_SPECIAL_KEYS = frozenset({"tag:yaml.org,2002:merge", "tag:yaml.org,2002:value"})
+
+
+class _NotPlain(Exception):
+    """The document needs PyYAML's own constructor (an alias, a merge key, an unusual tag)."""
+
+
 class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
     """Safe loader that rejects duplicate keys instead of keeping the last silently."""
 
@@ -47,6 +55,46 @@ class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
                 )
             seen[key] = key_node
         return super().construct_mapping(node, deep=deep)  # type: ignore[no-any-return]
+
+    def construct_document(self, node: yaml.Node) -> Any:
+        """The document's data; plain mappings, lists and text are made here without PyYAML's
+        per-node machinery (two thirds of loading an entry's front matter), anything else by it.
+
+        A document using an alias, a merge key or a tag on a mapping or list, and one with
+        any error, is made by PyYAML's own constructor throughout, as before: its errors, and
+        which of several it reports first, are PyYAML's.
+        """
+        try:
+            data = self._plain(node, set())
+        except (_NotPlain, yaml.YAMLError, ValueError, KeyError, TypeError):
+            data = None
+        self.constructed_objects.clear()  # left as PyYAML's construct_document leaves them
+        self.recursive_objects.clear()
+        self.state_generators.clear()
+        return super().construct_document(node) if data is None else data
+
+    def _plain(self, node: yaml.Node, seen: set[int]) -> Any:
+        if id(node) in seen:  # an alias: the same node again
+            raise _NotPlain
+        seen.add(id(node))
+        tag = node.tag
+        if tag == _STR and type(node) is yaml.ScalarNode:
+            return node.value
+        if tag == _MAP and type(node) is yaml.MappingNode:
+            data: dict[Any, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag in _SPECIAL_KEYS:
+                    raise _NotPlain
+                key = self._plain(key_node, seen)
+                if key in data:  # (an unhashable key raises TypeError)
+                    raise _NotPlain
+                data[key] = self._plain(value_node, seen)
+            return data
+        if tag == _SEQ and type(node) is yaml.SequenceNode:
+            return [self._plain(item, seen) for item in node.value]
+        if type(node) is yaml.ScalarNode:  # a date, number, boolean or null, as PyYAML reads it
+            return self.construct_object(node, deep=True)  # deep: a tag it makes in steps ('!!map') fails here
+        raise _NotPlain
 
     def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
         """An explicit tag on text it cannot read ('!!int x') is a YAML error at that node."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from unittest import mock
 
 import pytest
+import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -212,3 +214,57 @@ def test_comments_put_back_are_found_again_and_change_no_value(data: dict[str, A
     found = frontmatter.comments(text)
     by_key = {key: [c for k, c in kept if k == key] for key, _ in kept}
     assert {key: [c for k, c in found if k == key] for key, _ in found} == {k: v for k, v in by_key.items() if v}
+
+
+class _PyYAMLOnly(frontmatter.StrictLoader):
+    """The strict loader with PyYAML's own constructor for every node, as it was before the fast path."""
+
+    def construct_document(self, node: Any) -> Any:
+        return yaml.constructor.BaseConstructor.construct_document(self, node)
+
+
+def _outcome(text: str) -> tuple[str, str]:
+    try:
+        return "data", repr(frontmatter.load_yaml(text, "x.md", 2))  # repr: .nan is not equal to itself
+    except FrontMatterError as exc:
+        return "error", exc.diagnostic.format()
+
+
+def _both(text: str) -> tuple[tuple[str, str], tuple[str, str]]:
+    ours = _outcome(text)
+    with mock.patch.object(frontmatter, "StrictLoader", _PyYAMLOnly):
+        theirs = _outcome(text)
+    return ours, theirs
+
+
+_SCALARS = st.one_of(_TEXT, st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
+                     st.dates(dt.date(1900, 1, 1), dt.date(2100, 12, 31)))
+_NESTED = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                                         st.dictionaries(_TEXT, inner, max_size=3)), max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(YAML_PIECES, max_size=8))
+@example(["a: &x 1", "b: *x"])
+@example(["<<: {a: 1}", "title: x"])
+@example(["title: x\ntitle: y"])
+@example(["x: !!set [1]", "d: !!timestamp 2025-99-99", "t: .nan"])
+def test_odd_yaml_loads_exactly_as_pyyamls_constructor_loads_it(lines: list[str]) -> None:
+    ours, theirs = _both("\n".join(lines) + "\n")
+    assert ours == theirs
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(_TEXT, _NESTED, max_size=6), st.booleans())
+def test_any_dumped_data_loads_exactly_as_pyyamls_constructor_loads_it(data: dict[str, Any], flow: bool) -> None:
+    text = yaml.safe_dump(data, default_flow_style=flow, allow_unicode=True, sort_keys=False)
+    ours, theirs = _both(text)
+    assert ours == theirs and ours[0] == "data"
+    assert frontmatter.load_yaml(text, "x.md")[0] == data
+
+
+def test_a_duplicate_key_is_the_same_error_with_or_without_an_alias() -> None:
+    plain = _both("a: 1\nb:\n  c: 2\n  c: 3\n")
+    aliased = _both("a: &x 1\nb:\n  c: *x\n  c: 3\n")
+    assert plain[0] == plain[1] and aliased[0] == aliased[1]
+    assert plain[0][0] == aliased[0][0] == "error" and plain[0][1].split(":")[:2] == ["x.md", "5"]
