@@ -36,6 +36,18 @@ def escape(value: object) -> Markup:
     return markupsafe.escape(value)
 
 
+def text(value: object) -> str:
+    """str(escape(value)): output that is only joined into the page need not be a Markup."""
+    kind = type(value)
+    if kind is str and _escape_text is not None:
+        return _escape_text(value)  # type: ignore[arg-type]
+    if kind is Markup:
+        return value  # type: ignore[return-value]
+    if kind is int:
+        return str(value)
+    return markupsafe.escape(value)
+
+
 class Template(jinja2.Template):
     """A template whose output expressions escape with `escape`."""
 
@@ -43,7 +55,8 @@ class Template(jinja2.Template):
     def from_code(cls, environment: jinja2.Environment, code: CodeType, globals: MutableMapping[str, Any],
                   uptodate: Callable[[], bool] | None = None) -> jinja2.Template:
         template = super().from_code(environment, code, globals, uptodate)
-        template.root_render_func.__globals__["escape"] = escape  # the namespace its code was run in
+        namespace = template.root_render_func.__globals__  # the namespace its code was run in
+        namespace["escape"], namespace["_sitegen_text"] = escape, text
         return template
 
 

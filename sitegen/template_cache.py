@@ -18,7 +18,7 @@ from pathlib import Path
 
 import jinja2
 
-FORMAT = f"sitegen-templates 2 {sys.implementation.cache_tag}"  # 2: output buffered (see buffered)
+FORMAT = f"sitegen-templates 3 {sys.implementation.cache_tag}"  # 3: output buffered, as text (see buffered)
 
 
 class TemplateCache(jinja2.BytecodeCache):

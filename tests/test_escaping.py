@@ -31,6 +31,13 @@ def test_escape_is_markupsafes(value: object) -> None:
     assert ours == theirs and type(ours) is type(theirs) is Markup
 
 
+@given(st.one_of(st.text(), st.integers(), st.floats(allow_nan=False), st.booleans(), st.none(),
+                 st.text().map(Markup), st.text().map(markupsafe.escape), st.just(dt.date(2024, 2, 29)),
+                 st.just(_Html())))
+def test_text_is_the_same_characters_as_markupsafes_escape(value: object) -> None:
+    assert escaping.text(value) == str(markupsafe.escape(value))
+
+
 def test_the_sites_templates_escape_with_it_and_render_as_jinja_would(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=2)
     env = make_environment(root, site_config.load(root, None))
@@ -43,3 +50,4 @@ def test_the_sites_templates_escape_with_it_and_render_as_jinja_would(tmp_path: 
     assert ours.render(values).startswith("Tom &amp; &lt;Jerry&gt; &#34;quoted&#34; &#39;single&#39;|-42|<b>bold</b>|")
     page = env.get_template("paper.html")
     assert page.root_render_func.__globals__["escape"] is escaping.escape
+    assert page.root_render_func.__globals__["_sitegen_text"] is escaping.text  # output pieces (see buffered)
