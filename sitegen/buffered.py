@@ -22,10 +22,9 @@ from typing import Any
 
 import jinja2
 
-from .escaping import Template
+from .escaping import TEXT_NAME, Template
 
 _BUFFER, _APPEND, _EXTEND = "_sitegen_out", "_sitegen_append", "_sitegen_extend"
-_TEXT = "_sitegen_text"  # escaping.text, put in each template's namespace by escaping.Template
 _NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
 
@@ -93,7 +92,7 @@ def _as_text(piece: ast.expr) -> ast.expr:
     Markup, which only the join would read (see escaping.text)."""
     if (isinstance(piece, ast.Call) and isinstance(piece.func, ast.Name) and piece.func.id == "escape"
             and len(piece.args) == 1 and not piece.keywords):
-        piece.func = ast.copy_location(ast.Name(_TEXT, ast.Load()), piece.func)
+        piece.func = ast.copy_location(ast.Name(TEXT_NAME, ast.Load()), piece.func)
     return piece
 
 

@@ -22,6 +22,7 @@ from markupsafe import Markup
 # another version of markupsafe, where its `escape` is used as it is
 _escape_text: Callable[[str], str] | None = getattr(markupsafe, "_escape_inner", None)
 _new_str = str.__new__
+TEXT_NAME = "_sitegen_text"  # `text` in each template's namespace, where buffered output calls it
 
 
 def escape(value: object) -> Markup:
@@ -49,15 +50,15 @@ def text(value: object) -> str:
 
 
 class Template(jinja2.Template):
-    """A template whose output expressions escape with `escape`."""
+    """A template whose output expressions escape with `escape`, or `text` (see buffered)."""
 
     @classmethod
     def from_code(cls, environment: jinja2.Environment, code: CodeType, globals: MutableMapping[str, Any],
                   uptodate: Callable[[], bool] | None = None) -> jinja2.Template:
         template = super().from_code(environment, code, globals, uptodate)
         namespace = template.root_render_func.__globals__  # the namespace its code was run in
-        namespace["escape"], namespace["_sitegen_text"] = escape, text
+        namespace["escape"], namespace[TEXT_NAME] = escape, text
         return template
 
 
-__all__ = ["Template", "escape"]
+__all__ = ["TEXT_NAME", "Template", "escape", "text"]
