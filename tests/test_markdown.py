@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from sitegen.markdown import notes_to_html, plain_text, summary, text_with_math
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.markdown import INLINE_MATH, notes_to_html, plain_text, summary, text_with_math
 
 from .html_tools import parse_html
 
@@ -40,3 +45,14 @@ def test_abstract_math_and_summaries() -> None:
     cut = summary(long, limit=50)
     assert cut.endswith("…") and "$" not in cut and len(cut) < 60
     assert plain_text("# Title\n\nSome text.\n\n| a |\n|---|\n| b |\n") == "Title Some text. a b"
+
+
+# `$…$` as first written, with the look-behind ahead of the `$`: the pattern in use must find the same spans.
+_LOOKBEHIND_FIRST = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="$\\ \n\tax{}^_", max_size=40))
+def test_inline_math_finds_the_spans_of_the_look_behind_first_pattern(text: str) -> None:
+    assert [m.span(1) for m in INLINE_MATH.finditer(text)] == [m.span(1) for m in _LOOKBEHIND_FIRST.finditer(text)]
+    assert INLINE_MATH.sub("", text) == _LOOKBEHIND_FIRST.sub("", text)

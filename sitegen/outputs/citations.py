@@ -25,14 +25,25 @@ _LATEX = {
     "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
     "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
 }
+# LaTeX's special characters, escaped one kind at a time with str.replace (a regular expression calling
+# back into Python for each match took twice as long over an abstract). The backslash is set aside
+# first and escaped last, and the braces before the escapes that bring braces of their own.
+_LATEX_STEPS = (("\\", "\0"), ("{", r"\{"), ("}", r"\}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
+                ("_", r"\_"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("\0", r"\textbackslash{}"))
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_LATEX_RE = re.compile("|".join(re.escape(k) for k in _LATEX))
+_ESCAPED_BRACE = re.compile(r"\\[{}]")
+_BRACE = re.compile(r"[{}]")
 _NOTHING_TO_ESCAPE = re.compile(r"[^\\{}&%$#_~^\s]+(?: [^\\{}&%$#_~^\s]+)*")  # words, single spaces
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
 def _escape_plain(text: str) -> str:
-    return _LATEX_RE.sub(lambda m: _LATEX[m.group(0)], text)
+    if "\0" in text:  # the backslash's stand-in is taken (front matter cannot hold a NUL): one by one
+        return "".join(_LATEX.get(char, char) for char in text)
+    for char, escaped in _LATEX_STEPS:
+        if char in text:
+            text = text.replace(char, escaped)
+    return text
 
 
 def latex_escape(text: str) -> str:
@@ -55,11 +66,10 @@ def latex_escape(text: str) -> str:
 
 
 def _balanced(text: str) -> bool:
+    """Whether the braces of a math span nest (a brace right after a backslash is a literal one)."""
     depth = 0
-    for i, ch in enumerate(text):
-        if ch in "{}" and i and text[i - 1] == "\\":
-            continue
-        depth += {"{": 1, "}": -1}.get(ch, 0)
+    for brace in _BRACE.findall(_ESCAPED_BRACE.sub("", text)):
+        depth += 1 if brace == "{" else -1
         if depth < 0:
             return False
     return depth == 0

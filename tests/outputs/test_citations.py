@@ -13,6 +13,8 @@ from typing import Any
 import bibtexparser
 import pytest
 import rispy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sitegen import config as site_config
 from sitegen import model
@@ -128,6 +130,39 @@ def test_latex_escape_keeps_math_and_escapes_everything_else() -> None:
     escaped = citations.latex_escape(text)
     assert escaped == (r"50\% of A\&B\_c \#1 \{x\} \textasciitilde{}y\textasciicircum{}z \textbackslash{}cmd and "
                        r"$O(n^2)$ with an unbalanced \$x\}\$ tail")
+
+
+_SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
+             "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _escaped_char_by_char(text: str) -> str:
+    """latex_escape spelled out: each special character outside nesting math replaced on its own."""
+    def plain(part: str) -> str:
+        return "".join(_SPECIALS.get(char, char) for char in part)
+
+    def nests(math: str) -> bool:
+        depth = 0
+        for i, char in enumerate(math):
+            if char in "{}" and not (i and math[i - 1] == "\\"):
+                depth += 1 if char == "{" else -1
+                if depth < 0:
+                    return False
+        return depth == 0
+
+    text = " ".join(text.split())
+    out, last = [], 0
+    for match in re.finditer(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", text, re.DOTALL):
+        if nests(match.group(0)) and "\\\\" not in match.group(0):
+            out += [plain(text[last:match.start()]), match.group(0)]
+            last = match.end()
+    return "".join([*out, plain(text[last:])])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="\\{}&%$#_~^ \n\x00aZé", max_size=40))
+def test_latex_escape_replaces_each_special_character_as_spelled_out(text: str) -> None:
+    assert citations.latex_escape(text) == _escaped_char_by_char(text)
 
 
 def test_hostile_titles_and_names_still_give_a_parseable_bib_entry() -> None:
