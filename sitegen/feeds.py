@@ -22,9 +22,13 @@ def entry_id(paper: Paper) -> str:
     return f"urn:uuid:{uuid.uuid5(NAMESPACE, paper.slug)}"
 
 
+_EPOCH = dt.date(1970, 1, 1)
+
+
 def _updated(paper: Paper) -> dt.date:
+    """The newest of its dates (called for every paper of every feed: no generator)."""
     e = paper.entry
-    return max(d for d in (e.date, e.added, dt.date(1970, 1, 1)) if d)
+    return max(e.date or _EPOCH, e.added or _EPOCH, _EPOCH)  # the epoch when it has neither date
 
 
 def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str, Any]:
@@ -52,7 +56,7 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
         slugs, title, alt = site.order, cfg.title, ""
     full = spec.kind in ("feed", "recent-feed")
     papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
-    updated = max((_updated(p) for p in papers), default=dt.date(1970, 1, 1))
+    updated = max(map(_updated, papers), default=_EPOCH)
     return {
         "feed": {
             "title": title, "id": f"urn:uuid:{uuid.uuid5(NAMESPACE, spec.output)}",

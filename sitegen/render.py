@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import traceback
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote_plus, urlencode
@@ -111,6 +112,9 @@ def json_for_script(value: Any) -> Markup:
 
 _COINS_HEAD = urlencode([("ctx_ver", "Z39.88-2004"), ("rft_val_fmt", "info:ofi/fmt:kev:mtx:journal"),
                          ("rft.genre", "preprint")])
+# An author's name as a COinS value, quoted once: the same names recur on paper after paper, and
+# quote_plus took a tenth of rendering a paper page.
+_coins_name = lru_cache(maxsize=65536)(quote_plus)
 
 
 class Items(list[Markup]):
@@ -399,7 +403,7 @@ class Renderer:
         e = paper.entry
         fields = [_COINS_HEAD, "&rft.atitle=", quote_plus(e.title)]
         for a in e.authors:
-            fields += ("&rft.au=", quote_plus(a))
+            fields += ("&rft.au=", _coins_name(a))
         if e.date:
             fields += ("&rft.date=", e.date.isoformat())
         if e.arxiv:
