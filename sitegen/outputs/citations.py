@@ -75,6 +75,7 @@ def _balanced(text: str) -> bool:
     return depth == 0
 
 
+@lru_cache(maxsize=65536)  # each author's name is split for every citation format of each of their papers
 def split_name(name: str) -> tuple[str, str]:
     """(family, given): the last word is the family name, as the dumps write names."""
     parts = name.split()
