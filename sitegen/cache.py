@@ -205,6 +205,15 @@ class EntryCache:
         self.keys[source_path] = key
         return entry
 
+    def is_empty(self) -> bool:
+        """Whether `get` cannot find anything (a cold build): nothing put, and no shard saved."""
+        if self._shards or self._raw:  # read from already: taken to hold something
+            return False
+        try:
+            return not any(name.endswith(SUFFIX) for name in os.listdir(self.folder))
+        except OSError:  # no cache folder yet
+            return True
+
     def put(self, key: str, entry: Entry) -> None:
         self._shard(key[:2])[key] = entry
         self._dirty.add(key[:2])

@@ -140,3 +140,42 @@ def test_an_edit_outside_the_notes_lends_the_rendered_notes_and_imports_no_markd
              "print('markdown_it' in sys.modules)")
     fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert fresh.stdout.split() == ["False", "True"]
+
+
+def test_a_cold_parse_reads_the_files_where_it_parses_them(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With nothing cached, the children read the files too; problems and cache keys are as if read here."""
+    import os
+
+    root = _broken_site(tmp_path)
+    (root / "content" / "papers" / "zz-a-folder.md").mkdir()  # listed like an entry, unreadable as a file
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    serial, serial_problems = _load(root, 1)
+    assert any("E105" in p and "zz-a-folder.md" in p for p in serial_problems)
+    read_by: set[int] = set()
+    original = loader._read_bytes
+
+    def read_bytes(path: Path, shown: str, report: Report) -> bytes | None:
+        if path.parent.name == "papers":  # (author files are read here: there are few)
+            read_by.add(os.getpid())
+        return original(path, shown, report)
+
+    monkeypatch.setattr(loader, "_read_bytes", read_bytes)
+    cache = EntryCache(root)
+    assert cache.is_empty()
+    report = Report()
+    cold = loader.load_content(root, report, cache, 2)
+    assert cold == serial and [str(d) for d in report.items] == serial_problems
+    assert read_by == set()  # every file was read in a child
+    cache.save()
+    warm = EntryCache(root)
+    assert not warm.is_empty()
+    parsed: list[str] = []
+    parse = loader.entry_from_text
+    monkeypatch.setattr(loader, "entry_from_text",
+                        lambda text, shown, stem, report: parsed.append(shown) or parse(text, shown, stem, report))
+    again = Report()
+    assert loader.load_content(root, again, warm, 1) == serial
+    assert read_by == {os.getpid()}  # looked up here, where the cache is
+    assert [str(d) for d in again.items] == serial_problems
+    # only the entries with problems were parsed again (the unreadable two never get that far)
+    assert sorted(parsed) == sorted({d.location.path for d in _problems(root) if d.code not in ("E104", "E105")})
