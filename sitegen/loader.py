@@ -36,7 +36,7 @@ class Entry:
     author_count: int | None = None
     organization: str | None = None
     category: str | None = None
-    score: float | None = None
+    score: int | float | None = None  # as written: the cache must not turn a 5 into a 5.0
     upvotes: int | None = None
     links: tuple[tuple[str, str], ...] = ()
     status: str | None = None

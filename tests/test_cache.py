@@ -116,3 +116,22 @@ def test_a_lazily_restored_entry_that_cannot_be_decoded_says_so_when_read(tmp_pa
     assert lazy is not None
     with pytest.raises(CacheDamaged, match=entry.source_path):
         lazy[entry.source_path]
+
+
+def test_numbers_come_back_as_the_file_wrote_them(tmp_path: Path) -> None:
+    """A whole-number score stays an int and a fractional one a float, so a page built from the
+    cache (after a theme edit, say) prints `5` as a clean build does, not `5.0`."""
+    root = copy_site(tmp_path / "site", papers=3)
+    papers = sorted((root / "content" / "papers").glob("*.md"))
+    for path, score in zip(papers, ("5", "69.4", "7.0"), strict=True):
+        text = path.read_text(encoding="utf-8")
+        assert "\nscore:" not in text
+        path.write_text(text.replace("\ntitle:", f"\nscore: {score}\ntitle:", 1), encoding="utf-8")
+    cache = EntryCache(root)
+    fresh = load_content(root, Report(), cache).entries
+    cache.save()
+    assert [repr(e.score) for e in fresh] == ["5", "69.4", "7.0"]
+    reread = EntryCache(root)
+    for entry in fresh:
+        back = reread.get(cache.keys[entry.source_path], entry.source_path, entry.slug)
+        assert repr(back) == repr(entry)
