@@ -26,6 +26,7 @@ import msgspec
 from . import __version__
 from . import config as site_config
 from .cache import CACHE_DIR, EntryCache
+from .digest import HEX_LENGTH
 from .fsutil import write_atomic
 from .model_cache import rows_key
 from .output_check import Expected, folder_mtimes, folders_of
@@ -36,7 +37,7 @@ if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never
 
 STATE = "build.json"
 OUTPUTS = "outputs.json"
-FORMAT = 2  # of the two files: a state of another shape is no state
+FORMAT = 3  # of the two files: a state of another shape is no state (3: output digests are XXH3-128)
 
 
 def _digest(path: Path) -> str:
@@ -101,7 +102,7 @@ class Saved:
         try:
             raw = _HASHES.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
             paths = raw.path_list()
-            if raw.id == self.table and len(paths) * 64 == len(raw.shas):
+            if raw.id == self.table and len(paths) * HEX_LENGTH == len(raw.shas):
                 return paths, raw.shas
         except (OSError, msgspec.DecodeError):
             pass
@@ -122,7 +123,7 @@ class Saved:
                 raw = _TABLE.decode((self.root / CACHE_DIR / OUTPUTS).read_bytes())
                 count = len(raw.path_list())
                 ok = (raw.id == self.table and count == len(raw.sizes) == len(raw.mtimes)
-                      and count * 64 == len(raw.shas) and len(raw.folder_list()) == len(raw.folder_mtimes))
+                      and count * HEX_LENGTH == len(raw.shas) and len(raw.folder_list()) == len(raw.folder_mtimes))
             except (OSError, msgspec.DecodeError):
                 ok = False
             self._columns = raw if ok else _Table("", "", "", [], [], "", [])
@@ -159,7 +160,7 @@ class _Table(_Hashes):
 
     def hashes(self) -> list[str]:
         shas = self.shas
-        return [shas[i:i + 64] for i in range(0, len(shas), 64)]
+        return [shas[i:i + HEX_LENGTH] for i in range(0, len(shas), HEX_LENGTH)]
 
 
 _TABLE = msgspec.json.Decoder(_Table)
@@ -311,7 +312,7 @@ class SavedHashes(MutableMapping[str, str]):
             return self._changed[out]
         if out in self._removed or at < 0:
             raise KeyError(out)
-        return self._shas[at * 64:at * 64 + 64]
+        return self._shas[at * HEX_LENGTH:(at + 1) * HEX_LENGTH]
 
     def __setitem__(self, out: str, sha: str) -> None:
         self._table()

@@ -32,6 +32,7 @@ from typing import Any, BinaryIO
 
 import msgspec
 
+from . import digest
 from .fsutil import write_all, write_atomic
 from .lazy import LazyDict
 from .model import Paper
@@ -53,18 +54,18 @@ MANY = WHOLE_LIST | {"author-bib": "bib", "tag-bib": "bib"}
 READ_AS_TEXT = frozenset(store for kind, store in MANY.items() if kind not in WHOLE_LIST)
 
 
-DIGEST_SIZE = 16  # bytes of a piece's digest
+DIGEST_SIZE = digest.SIZE  # bytes of a piece's digest
 MANY_MOVED = 64  # papers out of their place in a whole-list file beyond which each is looked up (FilePieces.moved)
 
 
 def piece_digest(data: bytes | memoryview) -> bytes:
     """A piece's digest, from which its whole-list file's identity is made (see `identity`)."""
-    return hashlib.sha256(data).digest()[:DIGEST_SIZE]
+    return digest.raw(data)
 
 
 def identity(frame: tuple[bytes, bytes, bytes], sums: bytes | bytearray) -> str:
     """What the outputs table remembers a whole-list file by: its prefix, separator and suffix
-    (`frame`) and its pieces' digests, not the sha256 of its bytes.
+    (`frame`) and its pieces' digests, not the digest of its bytes.
 
     Equal pieces in the same frame give the same identity, and so an unchanged file is not
     written again. Hashing the four files of a front-matter edit at 10,000 papers meant
@@ -72,12 +73,12 @@ def identity(frame: tuple[bytes, bytes, bytes], sums: bytes | bytearray) -> str:
     build's pieces' digests come with its layout instead (see FragmentStores.save_layout).
     `sums` holds the digests back to back.
     """
-    sha = hashlib.sha256()
+    made = digest.Hasher()
     for part in frame:
-        sha.update(b"%d\x1f" % len(part))
-        sha.update(part)
-    sha.update(sums)
-    return sha.hexdigest()
+        made.update(b"%d\x1f" % len(part))
+        made.update(part)
+    made.update(sums)
+    return made.hexdigest()
 
 
 def fingerprint(paper: Paper) -> str:

@@ -29,6 +29,7 @@ from jinja2 import meta
 from . import config as site_config
 from . import model, routes
 from .cache import EntryCache
+from .digest import of as output_digest
 from .errors import BuildFailed, Report, relpath
 from .forked import ForkedBytes
 from .fragments import MANY, WHOLE_LIST, FragmentStores, Previous, Spliced
@@ -737,7 +738,7 @@ class _Outgoing:
         self.state = state
         self.known = known  # digests already worked out (the renderer's, of the whole-list files it joined)
         self.staged = StagedFiles(state.durable, state.staging_marker)
-        self.digests: dict[str, str] = {}  # output -> sha256 of what is staged for it (see fragments.identity)
+        self.digests: dict[str, str] = {}  # output -> digest of what is staged for it (see fragments.identity)
         self.count = 0  # files handed in
 
     def add(self, out: str, data: Rendered) -> None:
@@ -745,7 +746,7 @@ class _Outgoing:
         state = self.state
         digest = self.known.pop(out, None)  # a Spliced file's is always known (see Renderer._joined)
         if digest is None:
-            digest = hashlib.sha256(bytes(data) if isinstance(data, Spliced) else data).hexdigest()
+            digest = output_digest(bytes(data) if isinstance(data, Spliced) else data)
         if state.hashes.get(out) == digest and (state.output / out).exists():
             return
         if not self.staged and not state.staging_marker:
@@ -759,11 +760,11 @@ class _Outgoing:
 
 
 def _rendered(renderer: Renderer, specs: list[routes.PageSpec]) -> bytes:
-    """In a forked child: each spec's output, bytes and sha256, marshalled for the parent."""
+    """In a forked child: each spec's output, bytes and digest, marshalled for the parent."""
     rendered = []
     for spec in specs:
         data = bytes(renderer.render(spec))
-        rendered.append((spec.output, data, hashlib.sha256(data).hexdigest()))
+        rendered.append((spec.output, data, output_digest(data)))
     return marshal.dumps(rendered)
 
 

@@ -31,6 +31,7 @@ import msgspec
 from . import __version__, model
 from .cache import CACHE_DIR, EntryCache
 from .config import SiteConfig
+from .digest import of as output_digest
 from .errors import Report, SitegenError
 from .fragments import fingerprint
 from .fsutil import write_atomic
@@ -228,7 +229,7 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
         tmp.write_bytes(data)
         os.replace(tmp, target)
         st = target.stat()
-        rows[out] = [hashlib.sha256(data).hexdigest(), st.st_size, st.st_mtime_ns]
+        rows[out] = [output_digest(data), st.st_size, st.st_mtime_ns]
         written.append(out)
     for _, new in edits:
         cache.put(table[new.source_path][0], new)

@@ -7,7 +7,6 @@ failed build removes its staging directory and leaves the previous output untouc
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 import tempfile
@@ -16,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .digest import of as output_digest
 from .errors import Location, SitegenError
 from .fsutil import write_all
 
@@ -31,7 +31,7 @@ class Stage:
     written: int = 0
     unchanged: int = 0
     files: set[str] = field(default_factory=set)
-    digests: dict[str, str] = field(default_factory=dict)  # relative path -> sha256 of its bytes
+    digests: dict[str, str] = field(default_factory=dict)  # relative path -> digest of its bytes (see digest)
     # relative path -> (size, mtime_ns) as staged, for the build state's table of outputs, which
     # then stats none of them (64,674 stats at 10,000 papers, after the rendering, in one process)
     stats: dict[str, tuple[int, int]] = field(default_factory=dict)
@@ -58,7 +58,8 @@ class Stage:
     def write(self, relative: str, data: bytes | bytearray, digest: str | None = None) -> None:
         """Stage one file, reusing the previous build's file when the bytes are equal.
 
-        `digest`: its sha256, if the caller has it already (a whole-list file is 22 MB at 10,000 papers).
+        `digest`: its digest (see sitegen.digest), if the caller has it already (a whole-list file is made
+        from its pieces' digests).
         """
         target = self._target(relative)
         folder = os.path.dirname(target)
@@ -81,7 +82,7 @@ class Stage:
             self.written += 1
         self.stats[relative] = (st.st_size, st.st_mtime_ns)
         self.files.add(relative)
-        self.digests[relative] = digest or hashlib.sha256(data).hexdigest()
+        self.digests[relative] = digest or output_digest(data)
 
     def copy(self, relative: str, source: Path) -> None:
         """Stage a static file by path."""

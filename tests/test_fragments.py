@@ -448,7 +448,9 @@ def test_a_front_matter_edit_takes_the_other_papers_list_items_from_the_last_ful
     public = tmp_path / "public"
     build(root, public, search=False, jobs=workers)
     stores = sorted(p.name for p in (root / CACHE_DIR / FOLDER).glob(f"{ITEMS}-*{SUFFIX}"))
-    assert {name.split("-")[1] for name in stores} == {str(i) for i in range(workers)}
+    # one store per render process that rendered any list item or feed entry: with two, which of
+    # them renders some depends on how the schedule's chunks fall, so both need not have one
+    assert stores and {name.split("-")[1] for name in stores} <= {str(i) for i in range(workers)}
     asked = _item_hits(monkeypatch)
     edited = _entries(root)[3]
     _retitle(edited, "Items: a retitled paper & its lists")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
 import pytest
+import xxhash
 
 from sitegen import buildstate, fragments, parallel
 from sitegen.build import build
@@ -20,7 +20,7 @@ def _stat_rows(output: Path) -> dict[str, list[object]]:
     for path in output.rglob("*"):
         if path.is_file() and not path.relative_to(output).as_posix().startswith("pagefind/"):
             st = path.stat()
-            rows[path.relative_to(output).as_posix()] = [hashlib.sha256(path.read_bytes()).hexdigest(),
+            rows[path.relative_to(output).as_posix()] = [xxhash.xxh3_128_hexdigest(path.read_bytes()),
                                                           st.st_size, st.st_mtime_ns]
     return rows
 

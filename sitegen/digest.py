@@ -1,0 +1,25 @@
+"""Digests of output bytes: what the build state remembers each output file by, and its pieces.
+
+XXH3-128 (xxhash) rather than sha256: a build of 10,000 papers digests 1 GB of output, 0.7 s
+of CPU with sha256 and under 0.05 s with XXH3. The digests only tell a later build which
+files changed; 128 bits make an accidental match as unlikely as with a cryptographic hash,
+and nothing depends on one being hard to forge (the output is the site's own).
+"""
+
+from __future__ import annotations
+
+import xxhash
+
+SIZE = 16  # bytes of a digest
+HEX_LENGTH = 2 * SIZE  # characters of one as text
+Hasher = xxhash.xxh3_128  # for a digest made in steps
+
+
+def of(data: bytes | bytearray | memoryview) -> str:
+    """The digest of these bytes, as text (the build state's table of outputs holds these)."""
+    return xxhash.xxh3_128_hexdigest(data)
+
+
+def raw(data: bytes | bytearray | memoryview) -> bytes:
+    """The digest of these bytes, as SIZE bytes."""
+    return xxhash.xxh3_128_digest(data)
