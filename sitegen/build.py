@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -17,6 +17,7 @@ from . import model, model_cache, routes
 from .cache import CACHE_DIR, CacheDamaged, EntryCache
 from .errors import BuildFailed, Report, SitegenError
 from .fragments import fingerprint
+from .loader import FileStat
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
     from jinja2 import Environment
@@ -85,10 +86,11 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
             return quick
         cache = EntryCache(root)  # start clean: the quick path may have looked entries up
     stores = _stores(root, inputs) if cache is not None else None
+    read: dict[str, FileStat] = {}
     result, state, staged = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
-                                  inputs if cache is not None else None)
+                                  inputs if cache is not None else None, read)
     if cache is not None and state is not None:
-        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys), staged=staged)
+        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys, read), staged=staged)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -99,15 +101,23 @@ def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
     return FragmentStores(root / CACHE_DIR / FOLDER, stamp(inputs))
 
 
-def _entry_stats(root: Path, keys: dict[str, str]) -> dict[str, list[Any]]:
-    """Entry path -> [content hash, size, mtime_ns]: the next build re-hashes only files whose stat moved."""
+def _entry_stats(root: Path, keys: dict[str, str], read: Mapping[str, FileStat]) -> dict[str, list[Any]]:
+    """Entry path -> [content hash, size, mtime_ns]: the next build re-hashes only files whose stat moved.
+
+    The size and mtime are those the file had when it was read (`read`), so a file saved again
+    while the build ran, after it was read, has moved by the next build. A path read some other
+    way is stat'ed now.
+    """
     stats: dict[str, list[Any]] = {}
     for path, key in keys.items():
-        try:
-            st = (root / path).stat()
-        except OSError:
-            continue
-        stats[path] = [key, st.st_size, st.st_mtime_ns]
+        known = read.get(path)
+        if known is None:
+            try:
+                st = (root / path).stat()
+            except OSError:
+                continue
+            known = (st.st_size, st.st_mtime_ns)
+        stats[path] = [key, *known]
     return stats
 
 
@@ -267,10 +277,12 @@ def _collector_paused() -> Iterator[None]:
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
           search: bool, jobs: int | None, cache: EntryCache | None, stores: FragmentStores | None,
-          inputs: dict[str, Any] | None) -> tuple[BuildResult, SiteState | None, dict[str, tuple[int, int]]]:
+          inputs: dict[str, Any] | None, read: dict[str, FileStat] | None = None,
+          ) -> tuple[BuildResult, SiteState | None, dict[str, tuple[int, int]]]:
     """Render everything into a staging folder and swap it in for the output.
 
-    Also gives each staged file's size and mtime, which the swap leaves as they were.
+    Also gives each staged file's size and mtime, which the swap leaves as they were; `read`
+    receives each entry file's as it was read.
     """
     from .forked import Forked
     from .incremental import SiteState, list_signature
@@ -289,7 +301,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
         with suppress(SitegenError):  # raised again below, after any error in the entries
             made.append(compile_templates(make_environment(root, cfg)))
 
-    content = load_content(root, report, cache, jobs, prepare_templates)
+    content = load_content(root, report, cache, jobs, prepare_templates, read)
     if report.has_errors:
         raise BuildFailed(report.items)
     check_output(output, root)

@@ -105,15 +105,16 @@ PARALLEL_PARSE = 400  # below this many entries to parse, forking costs more tha
 
 
 def load_content(root: Path, report: Report, cache: ParseCache | None = None, jobs: int | None = None,
-                 meanwhile: Callable[[], object] | None = None) -> Content:
+                 meanwhile: Callable[[], object] | None = None, stats: dict[str, FileStat] | None = None) -> Content:
     """Read and validate every entry and author file under root/content/.
 
     `meanwhile` is called once, while forked processes parse the entries when they do
-    (this process only waits for them then), else after the entries are read.
+    (this process only waits for them then), else after the entries are read. `stats`
+    receives each entry file's size and mtime as read (see `load_entries`).
     """
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    entries = load_entries(content_files(papers, ".md"), root, report, cache, jobs, meanwhile)
+    entries = load_entries(content_files(papers, ".md"), root, report, cache, jobs, meanwhile, stats)
     profiles = [a for p in content_files(authors, ".yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
@@ -139,17 +140,24 @@ def _decode(data: bytes, shown: str, report: Report) -> str | None:
     return None
 
 
-def _read_bytes(path: Path, shown: str, report: Report) -> bytes | None:
+FileStat = tuple[int, int]  # (size, mtime_ns) of an entry file as it was read
+
+
+def _read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, FileStat] | None:
+    """The file's bytes, and its size and mtime from before they were read: a file saved again
+    while a build reads it then has a newer mtime than the one remembered, and is read again."""
     try:
-        return path.read_bytes()
+        with open(path, "rb") as file:
+            st = os.fstat(file.fileno())
+            return file.read(), (st.st_size, st.st_mtime_ns)
     except OSError as exc:
         report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
         return None
 
 
 def _read(path: Path, shown: str, report: Report) -> str | None:
-    data = _read_bytes(path, shown, report)
-    return None if data is None else _decode(data, shown, report)
+    read = _read_bytes(path, shown, report)
+    return None if read is None else _decode(read[0], shown, report)
 
 
 class _Job(NamedTuple):
@@ -163,13 +171,16 @@ class _Job(NamedTuple):
     key: str | None
 
 
-_Parsed = tuple[Entry | None, list[Diagnostic], str | None]  # the entry, its problems, its content hash
+# the entry, its problems, its content hash, its file's size and mtime as read (when read with it)
+_Parsed = tuple[Entry | None, list[Diagnostic], str | None, FileStat | None]
 
 
 def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCache | None,
-                  jobs: int | None, meanwhile: Callable[[], object] | None = None) -> list[Entry]:
+                  jobs: int | None, meanwhile: Callable[[], object] | None = None,
+                  stats: dict[str, FileStat] | None = None) -> list[Entry]:
     """Entries of `paths` in order: cache hits as they are, the rest parsed (in parallel when many).
 
+    `stats` receives each file's size and mtime from before it was read (see `_read_bytes`).
     Problems are reported in file order whichever process found them. With nothing in the
     cache to look up (a cold build) and many entries, the processes that parse the files
     read them too: reading 10,000 files here first took 0.3 s, with the other core idle.
@@ -191,9 +202,12 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
             continue
         found = Report()
         problems.append(found.items)
-        data = _read_bytes(path, shown, found)
-        if data is None:
+        read = _read_bytes(path, shown, found)
+        if read is None:
             continue
+        data = read[0]
+        if stats is not None:
+            stats[shown] = read[1]
         key = hashlib.sha256(data).hexdigest()
         if cache is not None:
             cached = cache.get(key, shown, slug_of(stem))
@@ -203,9 +217,11 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
         text = _decode(data, shown, found)
         if text is not None:
             todo.append(_Job(len(entries) - 1, path, shown, stem, text, key))
-    for job, (entry, diagnostics, content_hash) in zip(todo, _parse_all(todo, jobs, meanwhile), strict=True):
+    for job, (entry, diagnostics, content_hash, stat) in zip(todo, _parse_all(todo, jobs, meanwhile), strict=True):
         entries[job.slot] = entry
         problems[job.slot].extend(diagnostics)
+        if stats is not None and stat is not None:
+            stats[job.shown] = stat
         if cache is not None and entry is not None and content_hash is not None and not diagnostics:
             cache.put(content_hash, entry)  # entries with something to say are re-read
     for diagnostics in problems:
@@ -224,15 +240,17 @@ def _shown(path: Path, root: Path, inside: Path) -> str:
 def _parse_one(job: _Job) -> _Parsed:
     found = Report()
     text, key = job.text, job.key
+    stat = None
     if text is None:  # a cold build's: read here
-        data = _read_bytes(job.path, job.shown, found)
-        if data is None:
-            return None, found.items, None
+        read = _read_bytes(job.path, job.shown, found)
+        if read is None:
+            return None, found.items, None, None
+        data, stat = read
         key = hashlib.sha256(data).hexdigest()
         text = _decode(data, job.shown, found)
         if text is None:
-            return None, found.items, key
-    return entry_from_text(text, job.shown, job.stem, found), found.items, key
+            return None, found.items, key, stat
+    return entry_from_text(text, job.shown, job.stem, found), found.items, key, stat
 
 
 def _forks(jobs: int | None, count: int) -> bool:
@@ -266,7 +284,7 @@ def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], objec
     children = [ForkedBytes(partial(_parse_share, share)) for share in shares]
     if meanwhile is not None:
         meanwhile()
-    parsed: list[_Parsed] = [(None, [], None)] * len(todo)
+    parsed: list[_Parsed] = [(None, [], None, None)] * len(todo)
     for i, (share, child) in enumerate(zip(shares, children, strict=True)):
         answer = child.result()
         parsed[i::jobs] = pickle.loads(answer) if answer is not None else [_parse_one(job) for job in share]

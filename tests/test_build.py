@@ -274,3 +274,35 @@ def test_a_theme_that_does_not_exist_is_an_error_naming_the_setting(tmp_path: Pa
     [diagnostic] = info.value.diagnostics
     assert (diagnostic.location.path, diagnostic.location.line, diagnostic.code) == ("site.yaml", line, "E402")
     assert "nonexistent" in diagnostic.message
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_entry_saved_during_a_full_build_is_seen_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                jobs: int) -> None:
+    """The build remembers each entry file as it was when read: one saved again while the build
+    runs (after it was read) is read again by the next build, not taken as unchanged."""
+    import os
+
+    import sitegen.loader as loader
+    from sitegen import model
+
+    root, output = copy_site(tmp_path / "site", papers=8), tmp_path / "public"
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    entry = sorted((root / "content" / "papers").glob("*.md"))[2]
+    text = entry.read_text(encoding="utf-8")
+    start = text.index("\ntitle:") + 1
+    edited = f"{text[:start]}title: 'Saved while the build ran'{text[text.index(chr(10), start):]}"
+    real = model.build_site
+
+    def build_site(*args: object, **kwargs: object) -> model.Site:
+        if entry.read_text(encoding="utf-8") != edited:  # the entries are read by now: save one again
+            entry.write_text(edited, encoding="utf-8")
+            later = entry.stat().st_mtime_ns + 10_000_000  # an mtime the read could not have seen
+            os.utime(entry, ns=(later, later))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(model, "build_site", build_site)
+    build(root, output, search=False, jobs=jobs)
+    assert "Saved while the build ran" not in (output / "papers" / entry.stem / "index.html").read_text()
+    build(root, output, search=False, jobs=jobs)
+    assert "Saved while the build ran" in (output / "papers" / entry.stem / "index.html").read_text()

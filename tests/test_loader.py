@@ -155,7 +155,7 @@ def test_a_cold_parse_reads_the_files_where_it_parses_them(tmp_path: Path, monke
     read_by: set[int] = set()
     original = loader._read_bytes
 
-    def read_bytes(path: Path, shown: str, report: Report) -> bytes | None:
+    def read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, loader.FileStat] | None:
         if path.parent.name == "papers":  # (author files are read here: there are few)
             read_by.add(os.getpid())
         return original(path, shown, report)
