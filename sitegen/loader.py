@@ -259,14 +259,14 @@ def _forks(jobs: int | None, count: int) -> bool:
 
 
 def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], object] | None = None) -> list[_Parsed]:
-    """Parse entry texts, across forked processes when there are many (a cold build).
+    """Parse entries, across forked processes when there are many (a cold build).
 
-    Each child parses every `jobs`-th entry of the texts it inherited and hands back its
-    results at once (see forked.ForkedBytes); a child that fails has its share parsed
-    here, so its errors surface as they would have. No thread in this process serves the
-    children, so `meanwhile` runs here at full speed: handing out entry texts from a
-    multiprocessing pool's threads, which need the GIL, slowed the parsing by a fifth
-    whenever this process did anything else.
+    Each child parses every `jobs`-th entry it inherited (its text, or on a cold build its
+    file, which the child reads) and hands back its results at once (see
+    forked.ForkedBytes); a child that fails has its share parsed here, so its errors surface
+    as they would have. No thread in this process serves the children, so `meanwhile` runs
+    here at full speed: handing out entry texts from a multiprocessing pool's threads, which
+    need the GIL, slowed the parsing by a fifth whenever this process did anything else.
     """
     if not _forks(jobs, len(todo)):
         done = [_parse_one(job) for job in todo]
