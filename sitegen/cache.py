@@ -115,7 +115,7 @@ def _read_shard(path: Path) -> _Lines:
     return _Lines(data, spans)
 
 
-FORMAT = 3  # 1: JSON of tagged values, read field by field; 2: one JSON document a shard
+FORMAT = 4  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5
 SUFFIX = ".jsonl"
 _HEADER_DECODER = msgspec.json.Decoder(_Header)
 # Entries decode straight into Entry objects, typed by its fields: dates from ISO strings,
