@@ -90,7 +90,7 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
     result, state, staged = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
                                   inputs if cache is not None else None, read)
     if cache is not None and state is not None:
-        buildstate.save(root, state, inputs, _entry_stats(root, cache.keys, read), staged=staged)
+        buildstate.save(root, state, inputs, _entry_stats(cache.keys, read), staged=staged)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -101,24 +101,14 @@ def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
     return FragmentStores(root / CACHE_DIR / FOLDER, stamp(inputs))
 
 
-def _entry_stats(root: Path, keys: dict[str, str], read: Mapping[str, FileStat]) -> dict[str, list[Any]]:
+def _entry_stats(keys: dict[str, str], read: Mapping[str, FileStat]) -> dict[str, list[Any]]:
     """Entry path -> [content hash, size, mtime_ns]: the next build re-hashes only files whose stat moved.
 
-    The size and mtime are those the file had when it was read (`read`), so a file saved again
-    while the build ran, after it was read, has moved by the next build. A path read some other
-    way is stat'ed now.
+    The size and mtime are those the file had when it was read (`read`: every entry with a
+    content hash was read by this build), so a file saved again while the build ran, after it
+    was read, has moved by the next build.
     """
-    stats: dict[str, list[Any]] = {}
-    for path, key in keys.items():
-        known = read.get(path)
-        if known is None:
-            try:
-                st = (root / path).stat()
-            except OSError:
-                continue
-            known = (st.st_size, st.st_mtime_ns)
-        stats[path] = [key, *known]
-    return stats
+    return {path: [key, *read[path]] for path, key in keys.items() if path in read}
 
 
 def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path], dict[str, list[Any]]]:
@@ -277,7 +267,7 @@ def _collector_paused() -> Iterator[None]:
 
 def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress: Progress | None,
           search: bool, jobs: int | None, cache: EntryCache | None, stores: FragmentStores | None,
-          inputs: dict[str, Any] | None, read: dict[str, FileStat] | None = None,
+          inputs: dict[str, Any] | None, read: dict[str, FileStat],
           ) -> tuple[BuildResult, SiteState | None, dict[str, tuple[int, int]]]:
     """Render everything into a staging folder and swap it in for the output.
 

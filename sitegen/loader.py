@@ -155,6 +155,12 @@ def _read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, FileStat
         return None
 
 
+def _read_hashed(path: Path, shown: str, report: Report) -> tuple[bytes, str, FileStat] | None:
+    """The file's bytes, their content hash (the entry cache's key) and its stat (see `_read_bytes`)."""
+    read = _read_bytes(path, shown, report)
+    return None if read is None else (read[0], hashlib.sha256(read[0]).hexdigest(), read[1])
+
+
 def _read(path: Path, shown: str, report: Report) -> str | None:
     read = _read_bytes(path, shown, report)
     return None if read is None else _decode(read[0], shown, report)
@@ -202,13 +208,12 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
             continue
         found = Report()
         problems.append(found.items)
-        read = _read_bytes(path, shown, found)
+        read = _read_hashed(path, shown, found)
         if read is None:
             continue
-        data = read[0]
+        data, key, as_read = read
         if stats is not None:
-            stats[shown] = read[1]
-        key = hashlib.sha256(data).hexdigest()
+            stats[shown] = as_read
         if cache is not None:
             cached = cache.get(key, shown, slug_of(stem))
             if cached is not None:
@@ -242,11 +247,10 @@ def _parse_one(job: _Job) -> _Parsed:
     text, key = job.text, job.key
     stat = None
     if text is None:  # a cold build's: read here
-        read = _read_bytes(job.path, job.shown, found)
+        read = _read_hashed(job.path, job.shown, found)
         if read is None:
             return None, found.items, None, None
-        data, stat = read
-        key = hashlib.sha256(data).hexdigest()
+        data, key, stat = read
         text = _decode(data, job.shown, found)
         if text is None:
             return None, found.items, key, stat
