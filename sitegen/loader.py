@@ -265,12 +265,16 @@ def _forks(jobs: int | None, count: int) -> bool:
 def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], object] | None = None) -> list[_Parsed]:
     """Parse entries, across forked processes when there are many (a cold build).
 
-    Each child parses every `jobs`-th entry it inherited (its text, or on a cold build its
-    file, which the child reads) and hands back its results at once (see
-    forked.ForkedBytes); a child that fails has its share parsed here, so its errors surface
-    as they would have. No thread in this process serves the children, so `meanwhile` runs
-    here at full speed: handing out entry texts from a multiprocessing pool's threads, which
-    need the GIL, slowed the parsing by a fifth whenever this process did anything else.
+    The entries are cut into runs (see `_runs`) that the children take one at a time as each
+    is free, from a pipe this process filled before forking them: handed out in shares fixed
+    beforehand, one child often finished a third of a second before the other at 10,000
+    entries, whenever something else on the machine slowed it, with this process waiting and
+    a core idle. Each child parses the entries (or on a cold build reads their files) it
+    inherited and hands back its results at once (see forked.ForkedBytes); a run that no child
+    answered for, one having failed, is parsed here, so its errors surface as they would have.
+    No thread in this process serves the children, so `meanwhile` runs here at full speed:
+    handing out entry texts from a multiprocessing pool's threads, which need the GIL, slowed
+    the parsing by a fifth whenever this process did anything else.
     """
     if not _forks(jobs, len(todo)):
         done = [_parse_one(job) for job in todo]
@@ -284,22 +288,49 @@ def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], objec
 
     jobs = jobs or os.cpu_count() or 1
     markdown.parser()  # made once here, not in every child
-    shares = [todo[i::jobs] for i in range(jobs)]  # every jobs-th entry: long and short notes spread evenly
-    children = [ForkedBytes(partial(_parse_share, share)) for share in shares]
+    runs = _runs(len(todo), jobs)
+    queue, filling = os.pipe()
+    try:
+        with os.fdopen(filling, "wb") as pipe:  # all of it now, and closed: an empty pipe then reads as its end
+            pipe.write(b"".join(n.to_bytes(_RUN_NUMBER, "little") for n in range(len(runs))))
+        children = [ForkedBytes(partial(_parse_runs, todo, runs, queue)) for _ in range(jobs)]
+    finally:
+        os.close(queue)
     if meanwhile is not None:
         meanwhile()
-    parsed: list[_Parsed] = [(None, [], None, None)] * len(todo)
-    for i, (share, child) in enumerate(zip(shares, children, strict=True)):
+    parsed: list[_Parsed | None] = [None] * len(todo)
+    for child in children:
         answer = child.result()
-        parsed[i::jobs] = pickle.loads(answer) if answer is not None else [_parse_one(job) for job in share]
-    return parsed
+        for number, results in pickle.loads(answer) if answer is not None else ():
+            start, stop = runs[number]
+            parsed[start:stop] = results
+    for start, stop in runs:
+        if parsed[start] is None:  # its child failed
+            parsed[start:stop] = [_parse_one(job) for job in todo[start:stop]]
+    return parsed  # type: ignore[return-value]  # every run was answered for
 
 
-def _parse_share(share: list[_Job]) -> bytes:
-    """In a forked child: its share of the entries parsed, pickled for the parent (which forked it)."""
+_RUN_NUMBER = 4  # bytes of a run's number in the pipe: a child's read of that many is never split
+_MOST_RUNS = 8192  # numbers that fit in a pipe (64 KB on Linux), written before any child reads
+RUNS_PER_JOB = 16  # the runs left at the end, when one child may be done and the other not, are short
+LONGEST_RUN = 100  # entries: about 30 ms of parsing
+
+
+def _runs(count: int, jobs: int) -> list[tuple[int, int]]:
+    """The [start, stop) ranges the children take one by one."""
+    size = max(1, min(LONGEST_RUN, count // (jobs * RUNS_PER_JOB)), -(-count // _MOST_RUNS))
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def _parse_runs(todo: list[_Job], runs: list[tuple[int, int]], queue: int) -> bytes:
+    """In a forked child: the runs it took from the pipe, each parsed, pickled for the parent (which forked it)."""
     import pickle
 
-    return pickle.dumps([_parse_one(job) for job in share], protocol=pickle.HIGHEST_PROTOCOL)
+    taken = []
+    while len(number := os.read(queue, _RUN_NUMBER)) == _RUN_NUMBER:
+        start, stop = runs[int.from_bytes(number, "little")]
+        taken.append((int.from_bytes(number, "little"), [_parse_one(job) for job in todo[start:stop]]))
+    return pickle.dumps(taken, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None = None,

@@ -82,12 +82,87 @@ def test_a_child_that_fails_has_its_share_parsed_here(tmp_path: Path, monkeypatc
     monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
     serial, serial_problems = _load(root, 1)
 
-    def dies(share: list[tuple[int, str, str, str, str]]) -> bytes:
+    def dies(todo: list[loader._Job], runs: list[tuple[int, int]], queue: int) -> bytes:
         raise MemoryError("the child ran out")
 
-    monkeypatch.setattr(loader, "_parse_share", dies)
+    monkeypatch.setattr(loader, "_parse_runs", dies)
     parallel, parallel_problems = _load(root, 2)
     assert parallel == serial and parallel_problems == serial_problems
+
+
+def _first_child(marker: Path) -> bool:
+    """True in the one process that creates `marker` first (each forked child asks once)."""
+    import os
+
+    try:
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return False
+    return True
+
+
+def test_runs_a_child_took_and_did_not_answer_for_are_parsed_here(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A child that dies after taking runs from the pipe: the other child's runs are kept, its own parsed here."""
+    import os
+
+    root = _broken_site(tmp_path)
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    serial, serial_problems = _load(root, 1)
+    original = loader._parse_runs
+    marker = tmp_path / "first"
+
+    def dies_after_two_runs(todo: list[loader._Job], runs: list[tuple[int, int]], queue: int) -> bytes:
+        if _first_child(marker):
+            os.read(queue, 2 * loader._RUN_NUMBER)
+            raise MemoryError("the child ran out")
+        return original(todo, runs, queue)
+
+    parsed_here: list[str] = []
+    parse_one = loader._parse_one
+
+    def counted(job: loader._Job) -> loader._Parsed:
+        if os.getpid() == parent:
+            parsed_here.append(job.shown)
+        return parse_one(job)
+
+    parent = os.getpid()
+    monkeypatch.setattr(loader, "_parse_runs", dies_after_two_runs)
+    monkeypatch.setattr(loader, "_parse_one", counted)
+    parallel, parallel_problems = _load(root, 2)
+    assert repr(parallel) == repr(serial) and parallel_problems == serial_problems
+    runs = loader._runs(len(serial.entries) + 3, 2)  # the three broken entries are parsed too
+    assert 0 < len(parsed_here) <= 2 * max(stop - start for start, stop in runs)
+
+
+def test_a_slowed_child_leaves_the_runs_to_the_other(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs are taken as each child is free, not shared out beforehand."""
+    import os
+    import time
+
+    root = copy_site(tmp_path / "site", papers=40)
+    monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
+    serial, _ = _load(root, 1)
+    assert loader._runs(40, 2) == [(n, n + 1) for n in range(40)]
+    parse_one = loader._parse_one
+    marker, log = tmp_path / "slow", tmp_path / "parsed"
+    slow: list[bool] = []
+
+    def parse_and_note(job: loader._Job) -> loader._Parsed:
+        if not slow:
+            slow.append(_first_child(marker))  # this child's first entry: is it the slow one?
+        if slow[0]:
+            time.sleep(0.2)
+        with open(log, "a", encoding="utf-8") as file:
+            file.write(f"{os.getpid()}\n")
+        return parse_one(job)
+
+    monkeypatch.setattr(loader, "_parse_one", parse_and_note)
+    parallel, _ = _load(root, 2)
+    assert parallel == serial
+    counts = sorted(log.read_text(encoding="utf-8").split().count(pid)
+                    for pid in set(log.read_text(encoding="utf-8").split()))
+    assert sum(counts) == 40 and len(counts) == 2 and counts[0] <= 10, counts
 
 
 def test_cached_entries_are_not_parsed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
