@@ -39,7 +39,7 @@ class ForkedBytes:
         if beside and hasattr(os, "fork"):
             pid = -1
             try:
-                self._file = _anonymous_file()
+                self._file = anonymous_file()
                 pid = os.fork()
             except OSError:  # no descriptors or processes left: work here
                 self._close()
@@ -95,7 +95,7 @@ class Forked(ForkedBytes):
         return super().result() == b"1"
 
 
-def _anonymous_file() -> int:
+def anonymous_file() -> int:
     """A file with no name, in memory where the system allows (a child's answer, read once)."""
     if hasattr(os, "memfd_create"):
         with contextlib.suppress(OSError):

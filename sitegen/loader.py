@@ -266,11 +266,13 @@ def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], objec
     """Parse entries, across forked processes when there are many (a cold build).
 
     The entries are cut into runs (see `_runs`) that the children take one at a time as each
-    is free, from a pipe this process filled before forking them: handed out in shares fixed
-    beforehand, one child often finished a third of a second before the other at 10,000
-    entries, whenever something else on the machine slowed it, with this process waiting and
-    a core idle. Each child parses the entries (or on a cold build reads their files) it
-    inherited and hands back its results at once (see forked.ForkedBytes); a run that no child
+    is free, reading the next run's number from a file this process filled before forking
+    them, whose read position they share (a read of a regular file moves it atomically, and
+    unlike a pipe's, the file's size is not limited): handed out in shares fixed beforehand,
+    one child often finished a third of a second before the other at 10,000 entries,
+    whenever something else on the machine slowed it, with this process waiting and a core
+    idle. Each child parses the entries (or on a cold build reads their files) it inherited
+    and hands back its results at once (see forked.ForkedBytes); a run that no child
     answered for, one having failed, is parsed here, so its errors surface as they would have.
     No thread in this process serves the children, so `meanwhile` runs here at full speed:
     handing out entry texts from a multiprocessing pool's threads, which need the GIL, slowed
@@ -284,15 +286,15 @@ def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], objec
     import pickle
     from functools import partial
 
-    from .forked import ForkedBytes
+    from .forked import ForkedBytes, anonymous_file
 
     jobs = jobs or os.cpu_count() or 1
     markdown.parser()  # made once here, not in every child
     runs = _runs(len(todo), jobs)
-    queue, filling = os.pipe()
+    queue = anonymous_file()
     try:
-        with os.fdopen(filling, "wb") as pipe:  # all of it now, and closed: an empty pipe then reads as its end
-            pipe.write(b"".join(n.to_bytes(_RUN_NUMBER, "little") for n in range(len(runs))))
+        numbers = b"".join(n.to_bytes(_RUN_NUMBER, "little") for n in range(len(runs)))
+        os.pwrite(queue, numbers, 0)  # a file's write is whole, and leaves the shared read position at 0
         children = [ForkedBytes(partial(_parse_runs, todo, runs, queue)) for _ in range(jobs)]
     finally:
         os.close(queue)
@@ -310,26 +312,26 @@ def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], objec
     return parsed  # type: ignore[return-value]  # every run was answered for
 
 
-_RUN_NUMBER = 4  # bytes of a run's number in the pipe: a child's read of that many is never split
-_MOST_RUNS = 8192  # numbers that fit in a pipe (64 KB on Linux), written before any child reads
+_RUN_NUMBER = 4  # bytes of a run's number in the file the children read them from
 RUNS_PER_JOB = 16  # the runs left at the end, when one child may be done and the other not, are short
 LONGEST_RUN = 100  # entries: about 30 ms of parsing
 
 
 def _runs(count: int, jobs: int) -> list[tuple[int, int]]:
     """The [start, stop) ranges the children take one by one."""
-    size = max(1, min(LONGEST_RUN, count // (jobs * RUNS_PER_JOB)), -(-count // _MOST_RUNS))
+    size = max(1, min(LONGEST_RUN, count // (jobs * RUNS_PER_JOB)))
     return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def _parse_runs(todo: list[_Job], runs: list[tuple[int, int]], queue: int) -> bytes:
-    """In a forked child: the runs it took from the pipe, each parsed, pickled for the parent (which forked it)."""
+    """In a forked child: the runs it took, each parsed, pickled for the parent (which forked it)."""
     import pickle
 
     taken = []
     while len(number := os.read(queue, _RUN_NUMBER)) == _RUN_NUMBER:
-        start, stop = runs[int.from_bytes(number, "little")]
-        taken.append((int.from_bytes(number, "little"), [_parse_one(job) for job in todo[start:stop]]))
+        run = int.from_bytes(number, "little")
+        start, stop = runs[run]
+        taken.append((run, [_parse_one(job) for job in todo[start:stop]]))
     return pickle.dumps(taken, protocol=pickle.HIGHEST_PROTOCOL)
 
 
