@@ -96,7 +96,7 @@ class Forked(ForkedBytes):
 
 
 def anonymous_file() -> int:
-    """A file with no name, in memory where the system allows (a child's answer, read once)."""
+    """A file with no name, in memory where the system allows (a child's answer, the numbers of parse runs)."""
     if hasattr(os, "memfd_create"):
         with contextlib.suppress(OSError):
             return os.memfd_create("sitegen-answer", os.MFD_CLOEXEC)

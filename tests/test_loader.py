@@ -103,7 +103,7 @@ def _first_child(marker: Path) -> bool:
 
 def test_runs_a_child_took_and_did_not_answer_for_are_parsed_here(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    """A child that dies after taking runs from the pipe: the other child's runs are kept, its own parsed here."""
+    """A child that dies after taking two runs: the other child's runs are kept, its own parsed here."""
     import os
 
     root = _broken_site(tmp_path)
