@@ -85,7 +85,7 @@ class Saved:
 
     @property
     def outputs(self) -> dict[str, list[Any]]:
-        """Output path -> [sha256, size, mtime_ns] of every file the last build left."""
+        """Output path -> [digest, size, mtime_ns] of every file the last build left."""
         if self._outputs is None:
             table = self._table()
             shas = table.hashes()
@@ -95,7 +95,7 @@ class Saved:
         return self._outputs
 
     def hash_columns(self) -> tuple[list[str], str]:
-        """The table's paths (sorted) and their sha256s one after the other, not amended by `patched`;
+        """The table's paths (sorted) and their digests one after the other, not amended by `patched`;
         empty if the table cannot be read. Only these columns are decoded, for a state that wants no more."""
         if self._columns is not None:
             return self._columns.path_list(), self._columns.shas
@@ -140,7 +140,7 @@ class _Hashes(msgspec.Struct):
 
     id: str
     paths: str
-    shas: str  # each file's sha256 in hex, one after the other, in the order of the paths
+    shas: str  # each file's digest in hex (see digest), one after the other, in the order of the paths
 
     def path_list(self) -> list[str]:
         return self.paths.split("\0") if self.paths else []
@@ -148,7 +148,7 @@ class _Hashes(msgspec.Struct):
 
 class _Table(_Hashes):
     """outputs.json in columns, decoded by msgspec: 64,000 files at 10,000 papers, read by every incremental
-    build. A row per file ([sha256, size, mtime]) took four times as long to decode."""
+    build. A row per file ([digest, size, mtime]) took four times as long to decode."""
 
     sizes: list[int]
     mtimes: list[int]
@@ -227,7 +227,7 @@ def save_patch(root: Path, output: Path, saved: Saved, entry_keys: dict[str, lis
 
 
 def rows(state: SiteState, outputs: list[str]) -> dict[str, list[Any]]:
-    """Table rows ([sha256, size, mtime_ns]) for these output files as they now are."""
+    """Table rows ([digest, size, mtime_ns]) for these output files as they now are."""
     found: dict[str, list[Any]] = {}
     for out in outputs:
         st = os.stat(os.path.join(state.output, out))
@@ -276,7 +276,7 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
 
 
 class SavedHashes(MutableMapping[str, str]):
-    """Output path -> sha256, from the saved table of outputs, read when first asked.
+    """Output path -> digest, from the saved table of outputs, read when first asked.
 
     64,672 files at 10,000 papers: a front-matter edit asks for a hundred of them. The table's
     paths are sorted, found by bisection, and a hash is cut from its column when asked for,

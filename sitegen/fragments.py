@@ -109,7 +109,7 @@ class FingerprintedPapers(LazyDict[str, Paper]):
 class Previous:
     """The output folder as the last build left it, for pieces of its whole-list files.
 
-    `digests`: each output file's sha256 as the build state remembers it (the output is
+    `digests`: each output file's digest as the build state remembers it (the output is
     checked against that state before anything is written); `stale`: the papers whose
     pieces may have changed since, which are rendered again.
     """

@@ -162,7 +162,7 @@ class SiteState:
         self.drafts, self.asset_versions = drafts, asset_versions
         self.entries: MutableMapping[str, Entry] = {}  # restored by `sitegen build`: decoded when read
         self.profiles: dict[str, AuthorProfile] = {}
-        self.hashes: MutableMapping[str, str] = {}  # output path -> sha256 of what it holds
+        self.hashes: MutableMapping[str, str] = {}  # output path -> digest of what it holds
         self.plan: dict[str, routes.PageSpec] | None = {}  # None: not known yet (state restored from disk)
         self._by_token: dict[str, list[str]] | None = None
         self.static: dict[str, Path] = {}

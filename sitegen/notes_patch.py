@@ -160,7 +160,7 @@ class Patched:
 
     written: list[str]
     unchanged: list[str]
-    outputs: dict[str, list[Any]]  # output path -> [sha256, size, mtime_ns], as in build.json
+    outputs: dict[str, list[Any]]  # output path -> [digest, size, mtime_ns], as in build.json
     marks: dict[str, str]  # slug -> the edited paper's fingerprint (see fragments.fingerprint)
 
 

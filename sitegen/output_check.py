@@ -89,7 +89,7 @@ class Expected:
     def __init__(self, paths: Sequence[str], sizes: Sequence[int], mtimes: Sequence[int],
                  patched: Mapping[str, Sequence[int | str]], folders: Mapping[str, int]):
         self.paths, self.sizes, self.mtimes = paths, sizes, mtimes
-        self.patched = patched  # path -> [sha256, size, mtime_ns]
+        self.patched = patched  # path -> [digest, size, mtime_ns]
         self.folders = folders
 
     def has(self, relative: str) -> bool:

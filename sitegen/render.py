@@ -156,7 +156,7 @@ class Renderer:
         # copy, where joining and encoding 90 MB of text at 10,000 papers took half a second.
         self.keep_encoded = False
         self._encoded: dict[str, dict[str, bytes]] = {"bib": {}, "ris": {}, "csl": {}, "records": {}}
-        self.digests: dict[str, str] = {}  # whole-list output -> sha256 of its bytes as last joined, to hash 90 MB once
+        self.digests: dict[str, str] = {}  # whole-list output -> digest of its bytes as last joined, to hash 90 MB once
         # The last build's whole-list files, by store, where a store's pieces came from (see FilePieces)
         self._from_file: dict[str, fragments.FilePieces] = {}
         self._kinds: dict[str, Callable[[PageSpec], Rendered]] = {
