@@ -1,0 +1,114 @@
+"""Turn a generated sitegen corpus into an equivalent Eleventy 3 project, and the command that builds it.
+
+The Eleventy project is `benchmarks/eleventy/` (package.json and its lock, `eleventy.config.js`, the site model in
+`reading-list.js` and the Nunjucks templates under `content/`, committed) plus one `content/papers/<slug>.md` per
+sitegen entry: the same front matter (title, date, slug — the sitegen file stem —, authors, tags, added, abstract)
+and the same Markdown notes as body. The sitegen theme's CSS, JavaScript and icon are copied to `static/`, which
+Eleventy copies to `public/static/` as sitegen writes them. Eleventy itself is installed once into
+`benchmarks/eleventy/node_modules` (`install_command()`), which each project links to.
+
+    python -m benchmarks.eleventy_site SITEGEN_ROOT ELEVENTY_ROOT
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.entries import split_front_matter, theme_static, write_converted
+
+HERE = Path(__file__).resolve().parent
+TEMPLATE = HERE / "eleventy"
+OUTPUT = "public"
+CACHE = ".cache"  # where Eleventy plugins keep caches; this project uses none, and clean() removes it anyway
+FIELDS = ("title", "date", "slug", "authors", "tags", "added", "abstract")
+# What js-yaml refuses to read raw in a YAML stream and JSON leaves raw: written as \u escapes instead.
+NON_PRINTABLE = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
+# Eleventy keeps every page's data until the build ends: 3.2 GB at 10,000 papers, under Node's default heap limit
+# (4.3 GB on a 24 GB machine) but not by much. A larger limit costs nothing there and lets larger corpora build.
+NODE_OPTIONS = ["--max-old-space-size=8192"]
+
+
+def _json(value: Any) -> str:
+    """One front-matter value as JSON, which YAML reads as JSON does: no YAML 1.1/1.2 guessing of types (PyYAML
+    writes `1e3` or `0o17` plain, which js-yaml reads as numbers). Dates become "YYYY-MM-DD" strings, which
+    Eleventy parses as UTC days, so no time zone shifts them."""
+    if isinstance(value, dt.date):
+        value = value.isoformat()
+    text = json.dumps(value, ensure_ascii=False)
+    return NON_PRINTABLE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def convert_entry(text: str, slug: str) -> str:
+    """A sitegen entry as an Eleventy Markdown file: YAML front matter with JSON values, the notes as body."""
+    meta, body = split_front_matter(text)
+    meta = {**meta, "slug": slug}
+    header = "".join(f"{key}: {_json(meta[key])}\n" for key in FIELDS if meta.get(key) not in (None, "", []))
+    return f"---\n{header}---\n{body}"
+
+
+def convert(sitegen_root: Path, eleventy_root: Path) -> int:
+    """Write the Eleventy project for the sitegen site `sitegen_root` into `eleventy_root` (replaced); #papers."""
+    shutil.rmtree(eleventy_root, ignore_errors=True)
+    shutil.copytree(TEMPLATE, eleventy_root, ignore=shutil.ignore_patterns("node_modules", "README.md", OUTPUT, CACHE))
+    (eleventy_root / "node_modules").symlink_to(TEMPLATE / "node_modules", target_is_directory=True)
+    shutil.copytree(theme_static(sitegen_root), eleventy_root / "static")
+    return write_converted(sitegen_root, eleventy_root / "content" / "papers",
+                           lambda path, text: convert_entry(text, path.stem))
+
+
+def clean(eleventy_root: Path, discard: Callable[[Path], None]) -> None:
+    """Remove Eleventy's output and any cache: the next build is a cold one."""
+    for name in (OUTPUT, CACHE):
+        discard(eleventy_root / name)
+
+
+def eleventy_binary() -> Path | None:
+    """Eleventy's command-line entry (the package's `bin`), run with node; None until `install_command()` ran."""
+    binary = TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"
+    return binary if binary.is_file() else None
+
+
+def eleventy_command(eleventy_root: Path) -> list[str]:
+    """Build the project at `eleventy_root` into `<root>/public`, from any working directory.
+
+    Node directly, not npx (no npm start-up timed); --quiet leaves one summary line, and a template error makes
+    Eleventy exit 1. Only --config is given: the config sets its input and output folders from its own place,
+    relative to the working directory, because Eleventy 3.1 ignores directory data files (the papers' layout)
+    under an absolute --input.
+    """
+    binary = eleventy_binary() or TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"
+    config = eleventy_root.resolve() / "eleventy.config.js"
+    return ["node", *NODE_OPTIONS, str(binary), f"--config={config}", "--quiet"]
+
+
+def eleventy_version() -> str | None:
+    """The installed Eleventy's version (None when `install_command()` has not run)."""
+    try:
+        package = json.loads((TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "package.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return str(package["version"])
+
+
+def install_command() -> list[str]:
+    """Install the pinned Eleventy and temml into `benchmarks/eleventy/node_modules` from the lock file."""
+    return ["npm", "ci", "--prefix", str(TEMPLATE), "--no-audit", "--no-fund", "--loglevel=error"]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sitegen_root", type=Path)
+    parser.add_argument("eleventy_root", type=Path)
+    args = parser.parse_args()
+    print(f"{convert(args.sitegen_root, args.eleventy_root)} papers written to {args.eleventy_root}")
+
+
+if __name__ == "__main__":
+    main()
