@@ -26,6 +26,7 @@ from benchmarks.entries import split_front_matter, theme_static, write_converted
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "eleventy"
 OUTPUT = "public"
+PACKAGE = TEMPLATE / "node_modules" / "@11ty" / "eleventy"  # where install_command() puts Eleventy
 CACHE = ".cache"  # where Eleventy plugins keep caches; this project uses none, and clean() removes it anyway
 FIELDS = ("title", "date", "slug", "authors", "tags", "added", "abstract")
 # What js-yaml refuses to read raw in a YAML stream and JSON leaves raw: written as \u escapes instead.
@@ -71,7 +72,7 @@ def clean(eleventy_root: Path, discard: Callable[[Path], None]) -> None:
 
 def eleventy_binary() -> Path | None:
     """Eleventy's command-line entry (the package's `bin`), run with node; None until `install_command()` ran."""
-    binary = TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"
+    binary = PACKAGE / "cmd.cjs"
     return binary if binary.is_file() else None
 
 
@@ -83,7 +84,7 @@ def eleventy_command(eleventy_root: Path) -> list[str]:
     relative to the working directory, because Eleventy 3.1 ignores directory data files (the papers' layout)
     under an absolute --input.
     """
-    binary = eleventy_binary() or TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "cmd.cjs"
+    binary = PACKAGE / "cmd.cjs"
     config = eleventy_root.resolve() / "eleventy.config.js"
     return ["node", *NODE_OPTIONS, str(binary), f"--config={config}", "--quiet"]
 
@@ -91,7 +92,7 @@ def eleventy_command(eleventy_root: Path) -> list[str]:
 def eleventy_version() -> str | None:
     """The installed Eleventy's version (None when `install_command()` has not run)."""
     try:
-        package = json.loads((TEMPLATE / "node_modules" / "@11ty" / "eleventy" / "package.json").read_text())
+        package = json.loads((PACKAGE / "package.json").read_text())
     except (OSError, ValueError):
         return None
     return str(package["version"])
@@ -99,7 +100,7 @@ def eleventy_version() -> str | None:
 
 def install_command() -> list[str]:
     """Install the pinned Eleventy and temml into `benchmarks/eleventy/node_modules` from the lock file."""
-    return ["npm", "ci", "--prefix", str(TEMPLATE), "--no-audit", "--no-fund", "--loglevel=error"]
+    return ["npm", "ci", "--ignore-scripts", "--prefix", str(TEMPLATE), "--no-audit", "--no-fund", "--loglevel=error"]
 
 
 def main() -> None:

