@@ -65,7 +65,9 @@ With --eleventy, Eleventy 3 cold builds (Node, the `@11ty/eleventy` package pinn
 benchmarks/eleventy/package-lock.json: `npm ci --prefix benchmarks/eleventy`; its output folder
 and cache removed before each) join the same loop, with results `eleventy`, `ratio_eleventy` and
 `files_compared_eleventy`; the project is described in benchmarks/eleventy/README.md. Every other
-tool's build runs in its project folder.
+tool's build runs in its project folder. Another tool whose build fails (Eleventy running out of
+memory, say) is reported as failed at that size, with its exit status, the last line it printed
+and what it used until then, and left out of the size's later rounds; the run goes on.
 
 A Markdown table is printed and the full results (every sample) are written as JSON to --out
 (default WORK/results.json). The load average before and after each size is recorded: this is
@@ -113,7 +115,11 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 class BenchmarkError(RuntimeError):
-    """A measured command failed or produced the wrong output."""
+    """A measured command failed or produced the wrong output; `sample`, what a failed process used until it ended."""
+
+    def __init__(self, message: str, sample: Sample | None = None):
+        super().__init__(message)
+        self.sample = sample
 
 
 # -- measuring one process --------------------------------------------------------------------------------------------
@@ -206,10 +212,11 @@ def measure(cmd: Sequence[str | Path], *, cwd: Path | None = None, env: dict[str
     if log is not None:
         with log.open("a", encoding="utf-8") as handle:
             handle.write(f"$ {' '.join(map(str, cmd))}\n{text}\n[exit {proc.returncode}, {wall:.3f} s]\n\n")
+    sample = Sample(wall=wall, cpu=usage.ru_utime + usage.ru_stime, user=usage.ru_utime, sys=usage.ru_stime,
+                    rss_mb=usage.ru_maxrss / 1024, tree_rss_mb=tree.peak_mb, extra={"output": text[-2000:]})
     if proc.returncode != 0:
-        raise BenchmarkError(f"{' '.join(map(str, cmd))} exited with {proc.returncode}:\n{text[-4000:]}")
-    return Sample(wall=wall, cpu=usage.ru_utime + usage.ru_stime, user=usage.ru_utime, sys=usage.ru_stime,
-                  rss_mb=usage.ru_maxrss / 1024, tree_rss_mb=tree.peak_mb, extra={"output": text[-2000:]})
+        raise BenchmarkError(f"{' '.join(map(str, cmd))} exited with {proc.returncode}:\n{text[-4000:]}", sample)
+    return sample
 
 
 def _kill_group(pid: int) -> None:
@@ -649,6 +656,7 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
     cold_runs = args.cold_runs
     order: list[OtherTool | None] = [None, *others]  # None: sitegen
     cold: dict[str, list[Sample]] = {"sitegen": [], **{tool.key: [] for tool in others}}
+    failed: dict[str, dict[str, Any]] = {}
     discard = Discard(None if args.delete_outputs else work / DISCARDED)
     for i in range(cold_runs):
         start = i % len(order)
@@ -657,10 +665,14 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
                 clean_sitegen(site, discard)
                 progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
                 cold["sitegen"].append(measure_build())
-            else:
+            elif other.key not in failed:
                 other.clean(roots[other.key], discard)
                 progress(f"N={n}: {other.name} cold build {i + 1}/{cold_runs}")
-                cold[other.key].append(measure_other(other))
+                try:
+                    cold[other.key].append(measure_other(other))
+                except BenchmarkError as exc:
+                    failed[other.key] = failure(exc, i + 1)
+                    progress(f"N={n}: {other.name} failed: {failed[other.key]['reason']}")
     result["sitegen"] = {"cold_build": summarize(cold["sitegen"]), "output": output_stats(site / "public")}
     if result["sitegen"]["output"]["paper_pages"] != n:
         raise BenchmarkError(f"sitegen built {result['sitegen']['output']['paper_pages']} paper pages, expected {n}")
@@ -695,12 +707,24 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
         result["sitegen"]["serve"] = serve_session(site, entry, args.reloads, args.timeout, log)
 
     for tool in others:
+        if tool.key in failed:
+            result[tool.key] = {"failed": failed[tool.key]}
+            continue
         output = roots[tool.key] / tool.output
         result[tool.key] = {"cold_build": summarize(cold[tool.key]), "output": output_stats(output)}
         result[tool.files_key] = compare_outputs(site / "public", output, tool.key)
         result[tool.ratio_key] = ratios(result, tool.key)
     result["loadavg_after"] = _loadavg()
     return result
+
+
+def failure(exc: BenchmarkError, run: int) -> dict[str, Any]:
+    """What a failed cold build of another tool is reported as: its run, why, and what it used until it ended."""
+    lines = [line.strip() for line in str(exc).splitlines()[1:] if line.strip()]
+    telling = [line for line in lines if re.search(r"error|memory|killed|timed? ?out", line, re.IGNORECASE)]
+    reason = (telling or lines or [str(exc).splitlines()[0]])[-1][:300]
+    used = {key: value for key, value in asdict(exc.sample).items() if key != "extra"} if exc.sample else None
+    return {"run": run, "reason": reason, "error": str(exc)[-4000:], "sample": used}
 
 
 def _loadavg() -> list[float] | None:
@@ -741,6 +765,11 @@ def _f(value: float | None, digits: int = 2) -> str:
     return "–" if value is None else f"{value:,.{digits}f}"
 
 
+def _cell(text: str) -> str:
+    """Text a tool printed, as one Markdown table cell."""
+    return text.replace("|", "\\|").replace("`", "'")
+
+
 # The other tools a results file may hold: result key, display name, key of the sitegen/tool ratios (as OtherTool)
 COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"),
             ("eleventy", "Eleventy", "ratio_eleventy"))
@@ -763,7 +792,13 @@ def markdown(results: dict[str, Any]) -> str:
 
         row("sitegen cold build", s["cold_build"])
         for tool, name, ratio_key in COMPARED:
-            if tool in size:
+            if tool in size and "failed" in size[tool]:
+                f = size[tool]["failed"]
+                used = f["sample"] or {}
+                rows.append(f"| {n} | {name} cold build | {_f(used.get('wall'), 3)} | {_f(used.get('cpu'), 2)} | "
+                            f"{_f(used.get('rss_mb'), 0)} | {_f(used.get('tree_rss_mb'), 0)} | {f['run']} | "
+                            f"**failed** in run {f['run']}, after the figures shown: {_cell(f['reason'])} |")
+            elif tool in size:
                 r = size[ratio_key]
                 row(f"{name} cold build", size[tool]["cold_build"])
                 tree = f"{_f(r['tree_rss']['median_of_pairs'], 2)}×" if "tree_rss" in r else ""
@@ -790,7 +825,7 @@ def markdown(results: dict[str, Any]) -> str:
                         f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
                         f"max {_f(m['max_ms'], 0)}) |")
         for tool in ("sitegen", *(t for t, _, _ in COMPARED)):
-            if tool in size:
+            if tool in size and "output" in size[tool]:
                 o = size[tool]["output"]
                 outputs.append(f"| {n} | {tool} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
                                f"{o['bytes'] / 2**20:,.1f} |")
@@ -879,7 +914,7 @@ def report(path: Path) -> int:
     results = json.loads(path.read_text(encoding="utf-8"))
     for size in results["sizes"]:
         for tool, _, ratio_key in COMPARED:
-            if tool in size:
+            if tool in size and "failed" not in size[tool]:
                 size[ratio_key] = ratios(size, tool)
     results["markdown"] = markdown(results)
     path.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

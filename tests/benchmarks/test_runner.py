@@ -146,3 +146,47 @@ def test_other_tool_builds_the_same_files(results: dict[str, Any], tool: str, na
     assert (compared["only_sitegen"], compared[f"only_{tool}"]) == (0, 0), compared
     assert f"**sitegen / {name}**" in results["printed"] and f"| {name} cold build |" in results["printed"]
     assert results["environment"][tool]
+
+
+def test_a_failing_other_tool_is_reported_and_the_run_goes_on(tmp_path: Path) -> None:
+    """A tool that dies (as Eleventy did out of memory at 30,000 papers) is a result of that size, not the run's end.
+
+    The tool here is a real process that fails the way Node does; it stands in the slot of the third tool, so the
+    report names it. It runs once though three rounds are asked for, and sitegen's side is measured in full.
+    """
+    from benchmarks import run
+
+    n = 20
+    dies = [sys.executable, "-c", "import sys; print('<--- JS stacktrace --->'); "
+            "print('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory'); sys.exit(134)"]
+    attempts: list[Path] = []
+
+    def convert(site: Path, root: Path) -> int:
+        root.mkdir(parents=True, exist_ok=True)
+        return n
+
+    def command(root: Path) -> list[str]:
+        attempts.append(root)
+        return dies
+
+    key, name, ratio_key = COMPARED[-1]
+    tool = run.OtherTool(key, name, ratio_key, FILES_COMPARED[key], convert, lambda root, discard: None, command)
+    args = run.parse_args(["--sizes", str(n), "--runs", "1", "--cold-runs", "3", "--no-serve",
+                           "--work", str(tmp_path)])
+    size = run.bench_size(n, args, [tool], lambda text: None)
+
+    assert len(attempts) == 1
+    failed = size[key]["failed"]
+    assert failed["run"] == 1 and failed["reason"].endswith("JavaScript heap out of memory"), failed
+    assert "exited with 134" in failed["error"] and failed["sample"]["wall"] > 0
+    assert ratio_key not in size and FILES_COMPARED[key] not in size
+    _positive_build(size["sitegen"]["cold_build"], 3)
+    assert size["sitegen"]["output"]["paper_pages"] == n
+    results = {"sizes": [size], "command": "python -m benchmarks.run"}
+    table = run.markdown(results)
+    assert f"| {name} cold build |" in table and "**failed** in run 1" in table
+    assert f"sitegen / {name}" not in table
+    saved = tmp_path / "results.json"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    assert run.report(saved) == 0  # a saved run with a failure reports again
+    assert json.loads(saved.read_text(encoding="utf-8"))["markdown"] == table
