@@ -649,7 +649,7 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
         sample = measure(tool.command(root), cwd=root, timeout=args.timeout, log=log)
         papers = output_stats(root / tool.output)["paper_pages"]
         if papers != n:
-            raise BenchmarkError(f"{tool.name} built {papers} paper pages, expected {n}")
+            raise BenchmarkError(f"{tool.name} built {papers} paper pages, expected {n}", sample)
         return sample
 
     # cold builds, interleaved with the other tools': each round starts one place further along the list
@@ -795,9 +795,9 @@ def markdown(results: dict[str, Any]) -> str:
             if tool in size and "failed" in size[tool]:
                 f = size[tool]["failed"]
                 used = f["sample"] or {}
-                rows.append(f"| {n} | {name} cold build | {_f(used.get('wall'), 3)} | {_f(used.get('cpu'), 2)} | "
-                            f"{_f(used.get('rss_mb'), 0)} | {_f(used.get('tree_rss_mb'), 0)} | {f['run']} | "
-                            f"**failed** in run {f['run']}, after the figures shown: {_cell(f['reason'])} |")
+                figures = {key: used.get(key) for key in ("wall", "cpu", "rss_mb", "tree_rss_mb")} | {"runs": f["run"]}
+                row(f"{name} cold build", figures,
+                    f"**failed** in run {f['run']}, after the figures shown: {_cell(f['reason'])}")
             elif tool in size:
                 r = size[ratio_key]
                 row(f"{name} cold build", size[tool]["cold_build"])
