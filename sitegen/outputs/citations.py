@@ -1,5 +1,9 @@
 """Citations for reference managers: BibTeX (bibtexparser), RIS (rispy) and CSL-JSON.
 
+BibTeX is what a paper is cited with, so an entry holds what a reference needs and, like
+arXiv's, DBLP's and Google Scholar's, no abstract: pasted from a paper's Cite box into a
+`.bib` file, an abstract is only bulk that no bibliography style prints. The full record,
+abstract included, is the RIS and CSL-JSON, the formats reference managers import records from.
 BibTeX values are escaped for LaTeX and brace-protected so titles keep their case;
 fields that no source gave (authors of a listing-only paper, a date) are left out
 rather than invented, and a `note` says what is missing.
@@ -109,8 +113,6 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
             fields.append(bib.Field("primaryclass", e.category))
     if e.doi:
         fields.append(bib.Field("doi", e.doi))
-    if e.abstract:
-        fields.append(bib.Field("abstract", latex_escape(e.abstract)))
     if e.tags:
         fields.append(bib.Field("keywords", latex_escape(", ".join(e.tags))))
     fields.append(bib.Field("url", config.absolute(paper.route)))

@@ -96,6 +96,24 @@ def test_tag_and_author_bibs_hold_their_papers(built_site: BuiltSite) -> None:
     assert vima == {s for s, m in entries.items() if "Vima Gupta" in (m.get("authors") or [])} | {VTC}
 
 
+def test_bibtex_cites_without_the_abstract_which_ris_and_csl_json_carry(built_site: BuiltSite) -> None:
+    entries = committed_entries()
+    with_abstract = {slug for slug, meta in entries.items() if (meta.get("abstract") or "").strip()}
+    assert len(with_abstract) > 90  # the list's papers nearly all have one
+    for name in bib_files(built_site.output):
+        for entry in parse_bib(built_site.output / name).entries:
+            assert "abstract" not in fields(entry), f"{name}: {entry.key}"
+    records = {_slug(r["urls"][0]): r for r in rispy.loads(
+        (built_site.output / "reading-list.ris").read_text(encoding="utf-8"))}
+    items = {_slug(i["URL"]): i for i in json.loads((built_site.output / "reading-list.json").read_text("utf-8"))}
+    for slug in with_abstract:
+        abstract = " ".join(entries[slug]["abstract"].split())
+        assert " ".join(records[slug]["abstract"].split()) == abstract
+        assert " ".join(items[slug]["abstract"].split()) == abstract
+        [single] = json.loads((built_site.output / "papers" / slug / "cite.json").read_text("utf-8"))
+        assert single["abstract"] == items[slug]["abstract"]
+
+
 def test_keys_do_not_depend_on_the_base_url(built_site: BuiltSite, root_site: BuiltSite) -> None:
     first = [e.key for e in parse_bib(built_site.output / "reading-list.bib").entries]
     second = [e.key for e in parse_bib(root_site.output / "reading-list.bib").entries]
