@@ -252,13 +252,12 @@ export class Memo {
 	}
 }
 
-/** The paper's @misc entry, built once per build. */
+/** The paper's @misc entry, built once per build; no abstract, as in sitegen's. */
 export function bibtex(p) {
 	if (p._bib === undefined) {
 		const fields = [["title", `{{${latexEscape(p.title)}}}`]];
 		if (p.authors.length) fields.push(["author", `{${p.authors.map((a) => bibName(a.name)).join(" and ")}}`]);
 		fields.push(["year", `{${p.year}}`], ["month", BIB_MONTHS[p.month - 1]]);
-		if (p.abstract) fields.push(["abstract", `{${latexEscape(p.abstract)}}`]);
 		if (p.tags.length) fields.push(["keywords", `{${latexEscape(p.tags.map((t) => t.name).join(", "))}}`]);
 		fields.push(["url", `{${p.absoluteUrl}}`]);
 		p._bib = `@misc{${p.citeKey},\n${fields.map(([k, v]) => `\t${k} = ${v}`).join(",\n")}\n}\n`;

@@ -121,15 +121,13 @@ def _tags(article: Any) -> list[str]:
 
 
 def bibtex(article: Any) -> str:
-    """The paper's @misc entry, built once per build."""
+    """The paper's @misc entry, built once per build; no abstract, as in sitegen's."""
     text = MEMO.bib.get(article.slug)
     if text is None:
         fields = [("title", "{{" + latex_escape(article.title) + "}}")]
         if names := _names(article):
             fields.append(("author", "{" + " and ".join(map(_bib_name, names)) + "}"))
         fields += [("year", f"{{{article.date.year}}}"), ("month", BIB_MONTHS[article.date.month - 1])]
-        if article.abstract:
-            fields.append(("abstract", "{" + latex_escape(article.abstract) + "}"))
         if tags := _tags(article):
             fields.append(("keywords", "{" + latex_escape(", ".join(tags)) + "}"))
         fields.append(("url", "{" + article.absolute_url + "}"))
