@@ -79,7 +79,10 @@ def test_paper_page_has_json_ld_coins_and_its_bibtex(built_site: BuiltSite) -> N
     assert coins["rft.atitle"] == [VTC_TITLE] and coins["rft.date"] == ["2026-02-11"]
     bibtex = text_of(one(doc, "bibtex", "pre"))
     assert bibtex.startswith("@misc{hu2026vtc,") and "primaryclass" not in bibtex  # no arXiv id known
-    assert (built_site.output / "papers" / VTC / "cite.bib").read_text().startswith("@misc{hu2026vtc,")
+    # what the Copy button copies is what the BibTeX link downloads, and it cites without the abstract
+    box = "".join(one(doc, "bibtex", "pre").itertext())
+    assert box.strip() == (built_site.output / "papers" / VTC / "cite.bib").read_text("utf-8").strip()
+    assert "abstract" not in bibtex
 
 
 def test_every_paper_page_shows_its_title_tags_and_date(built_site: BuiltSite) -> None:
