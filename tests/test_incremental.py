@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen import buildstate, incremental, model, routes
+from sitegen import __version__, buildstate, incremental, model, routes
 from sitegen import config as site_config
 from sitegen.build import build
 from sitegen.cache import CACHE_DIR, EntryCache
@@ -713,6 +713,22 @@ def test_an_entry_the_cache_cannot_decode_when_read_means_a_full_build(tmp_path:
             damaged += 1
     assert damaged >= PAPERS - 2
     _replace_field(target, "title", "'Edited while other cached entries were damaged'")
+    result = build(root, public, search=False)
+    assert "rendered" not in result.pages_by_kind  # a full build
+    assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_a_build_state_of_another_sitegen_version_means_a_full_build(tmp_path: Path) -> None:
+    """A new version may write other bytes for the same inputs (0.2.0's BibTeX has no abstract):
+    what an older version saved is not patched, the next build is a full one."""
+    root, public = copy_site(tmp_path / "site", papers=PAPERS), tmp_path / "public"
+    build(root, public, search=False)
+    state = root / CACHE_DIR / buildstate.STATE
+    raw = json.loads(state.read_text(encoding="utf-8"))
+    assert raw["version"] == __version__
+    state.write_text(json.dumps({**raw, "version": "0.1.0"}), encoding="utf-8")
+    assert buildstate.load(root) is None
+    _replace_field(_papers(root)[1], "title", "'Edited after an upgrade'")
     result = build(root, public, search=False)
     assert "rendered" not in result.pages_by_kind  # a full build
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
