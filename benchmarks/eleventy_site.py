@@ -12,7 +12,6 @@ Eleventy copies to `public/static/` as sitegen writes them. Eleventy itself is i
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import os
@@ -22,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from benchmarks.entries import split_front_matter, theme_static, write_converted
+from benchmarks.entries import converter_main, split_front_matter, theme_static, write_converted
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "eleventy"
@@ -116,11 +115,7 @@ def install_command() -> list[str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sitegen_root", type=Path)
-    parser.add_argument("eleventy_root", type=Path)
-    args = parser.parse_args()
-    print(f"{convert(args.sitegen_root, args.eleventy_root)} papers written to {args.eleventy_root}")
+    converter_main(__doc__.splitlines()[0], "eleventy", convert)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
 from pathlib import Path
 
@@ -35,3 +36,13 @@ def write_converted(sitegen_root: Path, folder: Path, convert: Callable[[Path, s
         (folder / path.name).write_text(convert(path, path.read_text(encoding="utf-8")), encoding="utf-8")
         count += 1
     return count
+
+
+def converter_main(description: str, tool: str, convert: Callable[[Path, Path], int]) -> None:
+    """The command line of a converter script: `python -m benchmarks.<tool>_site SITEGEN_ROOT TOOL_ROOT`."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("sitegen_root", type=Path)
+    parser.add_argument(f"{tool}_root", type=Path)
+    args = parser.parse_args()
+    target = getattr(args, f"{tool}_root")
+    print(f"{convert(args.sitegen_root, target)} papers written to {target}")

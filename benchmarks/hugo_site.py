@@ -11,14 +11,13 @@ The theme's CSS, JavaScript and icon are copied to `static/static/` as sitegen s
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import shutil
 from pathlib import Path
 
 import yaml
 
-from benchmarks.entries import split_front_matter, theme_static, write_converted
+from benchmarks.entries import converter_main, split_front_matter, theme_static, write_converted
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "hugo"
@@ -60,11 +59,7 @@ def convert(sitegen_root: Path, hugo_root: Path) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sitegen_root", type=Path)
-    parser.add_argument("hugo_root", type=Path)
-    args = parser.parse_args()
-    print(f"{convert(args.sitegen_root, args.hugo_root)} papers written to {args.hugo_root}")
+    converter_main(__doc__.splitlines()[0], "hugo", convert)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ are copied into the theme's static folder, which Pelican writes to `static/` as 
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import shutil
 import sys
@@ -18,7 +17,7 @@ from collections.abc import Callable, Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from benchmarks.entries import split_front_matter, theme_static, write_converted
+from benchmarks.entries import converter_main, split_front_matter, theme_static, write_converted
 
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "pelican"
@@ -91,11 +90,7 @@ def pelican_version() -> str | None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sitegen_root", type=Path)
-    parser.add_argument("pelican_root", type=Path)
-    args = parser.parse_args()
-    print(f"{convert(args.sitegen_root, args.pelican_root)} papers written to {args.pelican_root}")
+    converter_main(__doc__.splitlines()[0], "pelican", convert)
 
 
 if __name__ == "__main__":

