@@ -30,7 +30,7 @@ from .digest import HEX_LENGTH
 from .fsutil import write_atomic
 from .model_cache import rows_key
 from .output_check import Expected, folder_mtimes, folders_of
-from .render import make_environment, static_files, theme_dirs
+from .theme import static_files, theme_dirs
 
 if TYPE_CHECKING:  # the model-based paths import it; a patched notes edit never does
     from .incremental import SiteState
@@ -246,6 +246,7 @@ def restore(root: Path, output: Path, saved: Saved, cache: EntryCache, base_url:
             drafts: bool) -> SiteState | None:
     """A SiteState as the last build left it, without rendering anything; None when not possible."""
     from .incremental import SiteState
+    from .render import make_environment
 
     state = SiteState(root, output, base_url, drafts)
     state.cfg = site_config.load(root, base_url)

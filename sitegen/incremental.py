@@ -46,7 +46,8 @@ from .loader import (
     same_front_matter,
 )
 from .model_patch import patch_site
-from .render import Rendered, Renderer, asset_hashes, make_environment, static_files
+from .render import Rendered, Renderer, asset_hashes, make_environment
+from .theme import static_files
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 # From this many papers a front-matter edit in a new `sitegen build` renders the pages that list

@@ -36,8 +36,9 @@ from .errors import Report, SitegenError
 from .fragments import fingerprint
 from .fsutil import write_atomic
 from .loader import Entry, load_entry, same_front_matter, slug_of
-from .render import Renderer, asset_hashes, make_environment, static_files
+from .render import Renderer, asset_hashes, make_environment
 from .routes import PageSpec, paper_page
+from .theme import static_files
 
 RECORDS = "papers"  # a folder of shards under .sitegen-cache/
 STATE = "signature.json"  # in that folder: the list signature the records were saved under

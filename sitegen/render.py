@@ -27,31 +27,9 @@ from .model import Paper, Site
 from .outputs import citations, data
 from .routes import PageSpec
 from .template_cache import TemplateCache
+from .theme import theme_dirs
 
-PACKAGE_THEMES = Path(__file__).resolve().parent.parent / "themes"
 Rendered = bytes | bytearray | fragments.Spliced  # an output file's bytes, or a whole-list file to splice
-
-
-def theme_dirs(root: Path, name: str) -> list[Path]:
-    """The theme's folder, then the default theme's (for files the theme does not override)."""
-    candidates = [root / "themes" / name, root / "themes" / "default", PACKAGE_THEMES / "default"]
-    seen: list[Path] = []
-    for path in candidates:
-        if path.is_dir() and path.resolve() not in [s.resolve() for s in seen]:
-            seen.append(path)
-    return seen
-
-
-def static_files(root: Path, theme: str) -> dict[str, Path]:
-    """Static assets of the theme chain; a theme's file overrides the default theme's."""
-    files: dict[str, Path] = {}
-    for directory in reversed(theme_dirs(root, theme)):
-        static = directory / "static"
-        if static.is_dir():
-            for path in sorted(static.rglob("*")):
-                if path.is_file() and not path.name.startswith("."):
-                    files[path.relative_to(static).as_posix()] = path
-    return files
 
 
 def make_environment(root: Path, config: SiteConfig, watch_templates: bool = False) -> jinja2.Environment:
@@ -445,7 +423,7 @@ def asset_hashes(static_files: dict[str, Path]) -> dict[str, str]:
     return {name: hashlib.sha256(path.read_bytes()).hexdigest()[:10] for name, path in static_files.items()}
 
 
-__all__ = ["Items", "Renderer", "asset_hashes", "make_environment", "relative_root", "theme_dirs"]
+__all__ = ["Items", "Renderer", "asset_hashes", "make_environment", "relative_root"]
 
 
 def _parts(order: tuple[str, ...], previous: fragments.FilePieces, encoded: dict[str, bytes],

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -219,6 +221,19 @@ def test_noop_rebuild_rewrites_nothing(tmp_path: Path) -> None:
     result = build(root, tmp_path / "public", search=False)
     assert result.written == 0 and result.removed == 0
     assert {p: p.stat().st_mtime_ns for p in (tmp_path / "public").rglob("*") if p.is_file()} == before
+
+
+def test_a_rebuild_with_nothing_changed_loads_neither_the_renderer_nor_jinja(tmp_path: Path) -> None:
+    """A new process that finds nothing to do stops before the renderer is imported (30 ms of Jinja)."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    code = ("import sys; from pathlib import Path; from sitegen.build import build; "
+            f"r = build(Path({str(root)!r}), Path({str(tmp_path / 'public')!r}), search=False); "
+            "print(r.written, r.unchanged, sorted(m for m in ('jinja2', 'sitegen.render') if m in sys.modules))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
+    written, unchanged, loaded = result.stdout.split(" ", 2)
+    assert written == "0" and int(unchanged) > PAPERS
+    assert loaded.strip() == "[]"
 
 
 def test_output_touched_by_hand_forces_a_full_build(tmp_path: Path) -> None:

@@ -194,7 +194,8 @@ def test_a_chunk_reaches_a_worker_with_all_that_rendering_reads(tmp_path: Path) 
     from sitegen import model, routes
     from sitegen.errors import Report
     from sitegen.loader import load_content
-    from sitegen.render import asset_hashes, make_environment, static_files
+    from sitegen.render import asset_hashes, make_environment
+    from sitegen.theme import static_files
 
     root = copy_site(tmp_path / "site", papers=6)
     cfg = site_config.load(root, None)
