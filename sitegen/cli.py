@@ -300,20 +300,19 @@ def new_command(root: Path, title: str, date: dt.date | None, tags: str, authors
 @click.option("--force", is_flag=True, help="Deploy even with uncommitted changes under content/.")
 def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, message: str | None,
                    force: bool) -> None:
-    """Build, then commit public/ as the whole tree of the gh-pages branch and push it."""
+    """Build, then commit public/ as the whole tree of the gh-pages branch and push it.
+
+    The branch, the remote and content/ are checked before building (--force skips only
+    the content/ check): a branch holding the sources or checked out is always refused.
+    """
     from .build import build
-    from .deploy import dirty_content, publish, repository_root
+    from .deploy import check_clean, prepare, publish
 
     with failures():
-        repository_root(root)
-        dirty = dirty_content(root)
-        if dirty and not force:
-            say("refusing to deploy: uncommitted changes under content/ (use --force to deploy anyway):", "red",
-                stderr=True)
-            for name in dirty[:20]:
-                say(f"  {name}", stderr=True)
-            sys.exit(1)
+        target = prepare(root, remote, branch)
+        if not force:
+            check_clean(root)
         result = build(root, base_url=base_url)
-        deployed = publish(root, result.output, remote, branch, message)
+        deployed = publish(target, result.output, message)
     say(f"published {deployed.commit[:12]} to {deployed.remote}/{deployed.branch} "
               f"(built from {deployed.source})")

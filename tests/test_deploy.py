@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from sitegen.cli import main
+from sitegen.deploy import dirty_content
 
 from .site_factory import copy_site, tree_bytes
 
@@ -41,6 +42,7 @@ def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
 def deploy(site: Path, *args: str) -> tuple[int, str]:
     result = CliRunner().invoke(main, ["deploy", "--root", str(site), "--base-url",
                                        "https://example.github.io/reading-list/", *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     return result.exit_code, result.output
 
 
@@ -101,3 +103,122 @@ def test_no_remote_is_a_clear_error(repo: tuple[Path, Path]) -> None:
     site, _ = repo
     code, output = deploy(site, "--remote", "nowhere")
     assert code != 0 and "no git remote named 'nowhere'" in output
+
+
+def refs(repo: Path) -> str:
+    return git(repo, "for-each-ref", "--format=%(refname) %(objectname)")
+
+
+@pytest.mark.parametrize("branch", ["main", "side", "copy", "published-sources"])
+def test_refuses_a_branch_that_holds_the_sources(repo: tuple[Path, Path], branch: str) -> None:
+    site, remote = repo
+    git(site, "branch", "side")  # HEAD's commit, not checked out
+    git(site, "branch", "copy", git(site, "commit-tree", "HEAD^{tree}", "-m", "Unrelated copy of the sources"))
+    git(site, "push", "-q", "origin", "main:refs/heads/published-sources")  # on the remote only
+    before = refs(site), refs(remote)
+    code, output = deploy(site, "--branch", branch)
+    assert code == 1, output
+    assert "error[E605]" in output if branch == "main" else "error[E606]" in output
+    assert f"refusing to deploy to '{branch}'" in output and "Traceback" not in output
+    assert (refs(site), refs(remote)) == before
+    assert not (site / "public").exists()  # refused before building
+
+
+def test_refuses_a_branch_checked_out_in_another_worktree(repo: tuple[Path, Path], tmp_path: Path) -> None:
+    site, remote = repo
+    git(site, "worktree", "add", "-q", "--detach", str(tmp_path / "wt"))
+    git(tmp_path / "wt", "switch", "-q", "--orphan", "pages")
+    git(tmp_path / "wt", "commit", "-q", "--allow-empty", "-m", "An unrelated branch, checked out")
+    before = refs(site), refs(remote)
+    code, output = deploy(site, "--branch", "pages")
+    assert code == 1 and "error[E605]" in output and str(tmp_path / "wt") in output, output
+    assert (refs(site), refs(remote)) == before
+
+
+@pytest.mark.parametrize("branch", ["-h", "--force", "", "HEAD", "FETCH_HEAD", "ORIG_HEAD", "@", "@{-1}",
+                                    "refs/heads/gh-pages", "a..b", "pages.lock", "with space", "x~1"])
+def test_refuses_names_that_are_not_plain_branches(repo: tuple[Path, Path], branch: str) -> None:
+    site, remote = repo
+    before = refs(site), refs(remote)
+    code, output = deploy(site, f"--branch={branch}")
+    assert code == 1 and f".: error[E604]: refusing to deploy to '{branch}'" in output, output
+    assert (refs(site), refs(remote)) == before
+    assert not (site / "public").exists()
+
+
+def test_rejected_push_never_moves_the_local_branch(repo: tuple[Path, Path]) -> None:
+    site, remote = repo
+    hook = remote / "hooks" / "pre-receive"
+    hook.write_text("#!/bin/sh\necho 'deploys are closed today' >&2\nexit 1\n")
+    hook.chmod(0o755)
+    code, output = deploy(site)
+    assert code == 1 and "error[E608]" in output and "deploys are closed today" in output, output
+    assert "no local branch gh-pages was created" in output
+    assert not git(site, "branch", "--list", "gh-pages")
+    hook.unlink()
+    assert deploy(site)[0] == 0
+    published = git(site, "rev-parse", "gh-pages")
+    assert git(remote, "rev-parse", "gh-pages") == published
+    hook.write_text("#!/bin/sh\nexit 1\n")
+    hook.chmod(0o755)
+    code, output = deploy(site, "--message", "Second deploy")
+    assert code == 1 and f"the local branch gh-pages is still at {published[:12]}" in output, output
+    assert git(site, "rev-parse", "gh-pages") == git(remote, "rev-parse", "gh-pages") == published
+
+
+def test_dirty_content_names_each_path_whole(repo: tuple[Path, Path]) -> None:
+    site, _ = repo
+    entry = sorted((site / "content/papers").glob("*.md"))[0]
+    entry.write_text(entry.read_text() + "\nunsaved note\n")
+    odd = site / "content/papers" / 'a "quoted" name.md'
+    odd.write_text("---\ntitle: x\n---\n")
+    code, output = deploy(site)
+    assert code == 1
+    lines = output.splitlines()
+    for name in (f"content/papers/{entry.name}", 'content/papers/a "quoted" name.md'):
+        assert f"{name}: error[E603]: uncommitted changes under content/ would be published without being in git" \
+            in lines, output
+    assert not (site / "public").exists()
+
+
+def test_outside_a_git_repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    site = copy_site(tmp_path / "site", papers=2)
+    code, output = deploy(site)
+    assert code == 1 and ".: error[E600]: the site is not in a git repository" in output, output
+    assert not (site / "public").exists()
+
+
+def test_without_any_remote(repo: tuple[Path, Path]) -> None:
+    site, _ = repo
+    git(site, "remote", "remove", "origin")
+    code, output = deploy(site)
+    assert code == 1 and ".: error[E602]: no git remote named 'origin'" in output, output
+    assert not (site / "public").exists() and not git(site, "branch", "--list", "gh-pages")
+
+
+def test_remote_that_does_not_exist(repo: tuple[Path, Path], tmp_path: Path) -> None:
+    site, _ = repo
+    git(site, "remote", "set-url", "origin", str(tmp_path / "gone.git"))
+    code, output = deploy(site)
+    assert code == 1 and ".: error[E607]: cannot reach git remote 'origin': " in output, output
+    assert str(tmp_path / "gone.git") in output
+    assert not (site / "public").exists() and not git(site, "branch", "--list", "gh-pages")
+
+
+def test_dirty_content_of_a_site_in_a_subfolder_with_a_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for key, value in ENV.items():
+        monkeypatch.setenv(key, value)
+    site = copy_site(tmp_path / "repo" / "docs", papers=2)
+    git(tmp_path / "repo", "init", "-q", "-b", "main")
+    git(tmp_path / "repo", "add", "-A")
+    git(tmp_path / "repo", "commit", "-q", "-m", "Sources")
+    git(tmp_path, "init", "--bare", "-q", str(tmp_path / "remote.git"))
+    git(site, "remote", "add", "origin", str(tmp_path / "remote.git"))
+    first = sorted((site / "content/papers").glob("*.md"))[0]
+    git(site, "mv", str(first), "content/papers/renamed one.md")
+    assert dirty_content(site) == ["content/papers/renamed one.md"]
+    git(tmp_path / "repo", "commit", "-q", "-m", "Rename")
+    git(tmp_path / "repo", "branch", "copy", git(site, "commit-tree", "HEAD^{tree}", "-m", "Unrelated copy"))
+    code, output = deploy(site, "--branch", "copy")
+    assert code == 1 and "(its tree has docs/site.yaml)" in output, output
