@@ -266,9 +266,10 @@ def init_command(directory: Path, title: str, curator: str) -> None:
     from .scaffold import init_site
 
     with failures():
-        created = init_site(directory, title, curator)
-    for path in created:
+        result = init_site(directory, title, curator)
+    for path in result.created:
         say(f"created {path}")
+    print_diagnostics(result.warnings)
     say(f"next: cd {directory} && sitegen serve")
 
 
