@@ -59,19 +59,25 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
     """
     from . import buildstate
     from .output_check import OutputsCheck
+    from .writer import recover
 
     started = time.perf_counter()
     output = output if output is not None else root / "public"
+    # A killed build's journal is finished and its leftovers removed; what it had begun (the
+    # search index, the build state) is then made whole by a full build.
+    recovered = recover(output)
     root = root.absolute()  # a relative --root: changed files are matched against the root as given
     cache = EntryCache(root) if use_cache else None
     if cache is not None:
         inputs = buildstate.input_fingerprint(root, output, base_url, drafts, search)
         saved = buildstate.load(root)
         quick = None
-        if saved and saved.inputs == inputs and output.is_dir():
-            changed, table = _changed_entries(root, saved.entries)
-            quick = _patch_notes(root, output, base_url, search, saved, cache, inputs, changed, table)
-            if quick is None:
+        if saved and saved.inputs == inputs and output.is_dir() and not recovered:
+            changed, table, unreadable = _changed_entries(root, saved.entries)
+            # an entry that cannot be read is reported by the full build's loader, with every other problem
+            quick = None if unreadable else _patch_notes(root, output, base_url, search, saved, cache, inputs,
+                                                         changed, table)
+            if quick is None and not unreadable:
                 # Forked once the edit is known to be no notes edit (which checks its own pages):
                 # its 83,000 stat calls at 10,000 papers take longer than all this process does
                 # before it writes. With nothing changed there is nothing to do meanwhile.
@@ -101,53 +107,83 @@ def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
     return FragmentStores(root / CACHE_DIR / FOLDER, stamp(inputs))
 
 
+# A file changed within this long of the moment its stat is remembered may change again without its
+# ctime moving (timestamps advance in clock ticks): its row is saved "racy", to be hashed again
+# next time, as git does for files as new as its index.
+RACY_NS = 2_000_000_000
+
+
+def _row(key: str, stat: FileStat, now: int) -> list[Any]:
+    """An entry table row: [content hash, size, mtime_ns, ctime_ns, inode]; size -1 when racy."""
+    size, mtime, ctime, ino = stat
+    return [key, -1 if now - ctime < RACY_NS else size, mtime, ctime, ino]
+
+
 def _entry_stats(keys: dict[str, str], read: Mapping[str, FileStat]) -> dict[str, list[Any]]:
-    """Entry path -> [content hash, size, mtime_ns]: the next build re-hashes only files whose stat moved.
+    """Entry path -> [content hash, size, mtime_ns, ctime_ns, inode]: the next build re-hashes only
+    files whose stat moved.
 
-    The size and mtime are those the file had when it was read (`read`: every entry with a
-    content hash was read by this build), so a file saved again while the build ran, after it
-    was read, has moved by the next build.
+    The stat is the one the file had when it was read (`read`: every entry with a content hash
+    was read by this build), so a file saved again while the build ran, after it was read, has
+    moved by the next build.
     """
-    return {path: [key, *read[path]] for path, key in keys.items() if path in read}
+    now = time.time_ns()
+    return {path: _row(key, read[path], now) for path, key in keys.items() if path in read}
 
 
-def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path], dict[str, list[Any]]]:
-    """Entry files added, removed or edited since the last build, and the new stat table.
+def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path], dict[str, list[Any]], bool]:
+    """Entry files added, removed or edited since the last build, the new stat table, and whether
+    any listed entry could not be read.
 
-    Names from os.listdir, each stat'ed relative to the open folder: at 10,000 entries Path
-    objects cost more than the stats, and os.scandir's entries 10 ms more than this.
+    A file counts as unchanged only when its size, mtime, ctime and inode are all as
+    remembered (a copy that keeps size and mtime still moves the ctime); anything that cannot
+    be read as a regular file counts as changed, for the loader to report. Names from
+    os.listdir, each stat'ed relative to the open folder: at 10,000 entries Path objects cost
+    more than the stats, and os.scandir's entries 10 ms more than this.
     """
     import os
+    import stat as stat_kind
 
     from .cache import digest
+    from .fsutil import read_regular
+    from .loader import file_stat
 
     folder = root / "content" / "papers"
     changed: list[Path] = []
     table: dict[str, list[Any]] = {}
+    unreadable = False
     try:
         names = [name for name in os.listdir(folder) if name.endswith(".md") and not name.startswith(".")]
     except OSError:
         names = []
     relative = os.stat in os.supports_dir_fd and bool(names)
     fd = os.open(folder, os.O_RDONLY) if relative else -1
+    now = time.time_ns()
     try:
         for name in names:
             path = f"content/papers/{name}"
-            st = os.stat(name, dir_fd=fd) if relative else os.stat(folder / name)
-            before = saved.get(path)
-            if before and before[1] == st.st_size and before[2] == st.st_mtime_ns:
-                table[path] = before
-                continue
             file = folder / name
-            key = digest(file.read_bytes())
-            table[path] = [key, st.st_size, st.st_mtime_ns]
+            before = saved.get(path)
+            try:
+                st = os.stat(name, dir_fd=fd) if relative else os.stat(file)
+                if not stat_kind.S_ISREG(st.st_mode):
+                    raise OSError(name)
+                if before and before[1:] == list(file_stat(st)):
+                    table[path] = before
+                    continue
+                data, st = read_regular(file)
+            except OSError:  # dangling, a loop, a folder or a FIFO: the full build says what is wrong
+                unreadable = True
+                continue
+            key = digest(data)
+            table[path] = _row(key, file_stat(st), now)
             if not before or before[0] != key:
                 changed.append(file)
     finally:
         if fd >= 0:
             os.close(fd)
     changed[:0] = [root / path for path in saved if path not in table]
-    return changed, table
+    return changed, table, unreadable
 
 
 def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, saved: Any, cache: EntryCache,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,6 +25,54 @@ class Splice(Protocol):
 
 
 Data = bytes | bytearray | str | Splice
+
+
+class NotAFile(OSError):
+    """A path that names a FIFO, a device, a socket or a folder: never read (a FIFO would block forever)."""
+
+
+def read_regular(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes and its stat from before they were read; NotAFile for anything else.
+
+    Opened without blocking, so a FIFO named like an entry is refused rather than waited on
+    until something writes to it; for a regular file the flag changes nothing.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "it is a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file (a FIFO, device or socket)"
+            raise NotAFile(errno.EINVAL, f"{kind}; only regular files are read", os.fspath(path))
+        chunks = []
+        while chunk := os.read(fd, max(st.st_size + 1, 65536)):
+            chunks.append(chunk)
+        return b"".join(chunks), st
+    finally:
+        os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def exchange(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Swap two existing paths in one step (Linux's renameat2 with RENAME_EXCHANGE).
+
+    Nobody ever sees neither: a kill at any moment leaves both names in place. False where
+    the system or the file system cannot, for the caller to fall back on two renames.
+    """
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    renameat2 = getattr(libc, "renameat2", None)
+    if renameat2 is None:
+        return False
+    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+        return False
+    raise OSError(code, os.strerror(code), os.fspath(b))
 
 
 def write_all(fd: int, data: bytes | bytearray | memoryview) -> None:
@@ -95,13 +145,20 @@ class StagedFiles:
     written, removes every temporary and raises the first error: no target is replaced.
     """
 
-    def __init__(self, durable: bool = True, marker: str = ""):
-        """`marker` goes into every temporary's name, so a scan of the folder can tell them (see `staged_name`)."""
-        self.durable, self.marker = durable, marker
+    def __init__(self, durable: bool = True, marker: str = "", journal: Path | None = None):
+        """`marker` goes into every temporary's name, so a scan of the folder can tell them (see `staged_name`).
+
+        `journal`: a file that exists from the first file staged until the last rename is done,
+        naming, once the renames begin, every temporary and its target: a process killed
+        half-way leaves it for the next start to finish the renames (see writer.recover).
+        """
+        self.durable, self.marker, self.journal = durable, marker, journal
         self._pool: ThreadPoolExecutor | None = None
         self._staged: dict[Path, Future[str] | _Written] = {}
 
     def add(self, path: Path, data: bytes | bytearray | Splice) -> None:
+        if not self._staged:
+            self._note({"pid": os.getpid(), "renames": [], "removals": []}, durable=False)
         if path in self._staged:
             self._discard([self._staged.pop(path)])
         if not self.durable:  # no fsync to wait for: a thread would only cost
@@ -119,16 +176,25 @@ class StagedFiles:
     def __len__(self) -> int:
         return len(self._staged)
 
-    def commit(self) -> None:
-        """Rename every staged file over its target (all of them, or none and the first error raised)."""
+    def commit(self, removals: Iterable[Path] = ()) -> None:
+        """Rename every staged file over its target and remove `removals` (all of it, or none and the
+        first error raised)."""
         staged, self._staged = self._staged, {}
+        removals = list(removals)
         try:
             errors = [exc for future in staged.values() if (exc := future.exception()) is not None]
             if errors:
                 self._discard(staged.values())
                 raise errors[0]
+            if staged or removals:
+                renames = [[future.result(), str(path)] for path, future in staged.items()]
+                self._note({"pid": os.getpid(), "renames": renames, "removals": [str(p) for p in removals]},
+                           durable=self.durable)
             for path, future in staged.items():
                 os.replace(future.result(), path)
+            for path in removals:
+                path.unlink(missing_ok=True)
+            self._forget()
         finally:
             self._close()
 
@@ -137,8 +203,19 @@ class StagedFiles:
         staged, self._staged = self._staged, {}
         try:
             self._discard(staged.values())
+            self._forget()
         finally:
             self._close()
+
+    def _note(self, plan: dict[str, object], durable: bool) -> None:
+        if self.journal is not None:
+            import json
+
+            write_atomic(self.journal, json.dumps(plan), durable=durable)
+
+    def _forget(self) -> None:
+        if self.journal is not None:
+            self.journal.unlink(missing_ok=True)
 
     @staticmethod
     def _discard(futures: Iterable[Future[str] | _Written]) -> None:

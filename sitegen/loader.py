@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from . import frontmatter, markdown, schema
 from .errors import Diagnostic, Location, Report, relpath
+from .fsutil import read_regular
 from .slugs import is_safe_slug, slugify
 
 
@@ -140,18 +141,27 @@ def _decode(data: bytes, shown: str, report: Report) -> str | None:
     return None
 
 
-FileStat = tuple[int, int]  # (size, mtime_ns) of an entry file as it was read
+# (size, mtime_ns, ctime_ns, inode) of an entry file as it was read: what git compares too. `cp -p`,
+# `rsync -t` and `touch -r` put back the size and mtime of an edited file, never its ctime or inode.
+FileStat = tuple[int, int, int, int]
+
+
+def file_stat(st: os.stat_result) -> FileStat:
+    """What a later build compares to tell an edited entry file from an untouched one."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
 
 
 def _read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, FileStat] | None:
-    """The file's bytes, and its size and mtime from before they were read: a file saved again
-    while a build reads it then has a newer mtime than the one remembered, and is read again."""
+    """The file's bytes, and its stat from before they were read: a file saved again while a
+    build reads it then has a newer ctime than the one remembered, and is read again.
+
+    Only regular files are read: a FIFO named `*.md` would block the build forever."""
     try:
-        with open(path, "rb") as file:
-            st = os.fstat(file.fileno())
-            return file.read(), (st.st_size, st.st_mtime_ns)
+        data, st = read_regular(path)
+        return data, file_stat(st)
     except OSError as exc:
-        report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+        report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror or exc}",
+                     "entries must be regular files; remove or rename this one")
         return None
 
 
