@@ -103,3 +103,21 @@ def anonymous_file() -> int:
     fd, path = tempfile.mkstemp(prefix="sitegen-answer-")
     os.unlink(path)
     return fd
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """In a forked worker: be killed when `parent` dies, rather than wait forever for its next word.
+
+    Linux's PR_SET_PDEATHSIG where there is one; a parent already gone by now is caught by
+    comparing the parent's id, which then is another process's.
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+

@@ -48,6 +48,7 @@ from .loader import (
 from .model_patch import patch_site
 from .render import Rendered, Renderer, asset_hashes, make_environment
 from .theme import static_files
+from .writer import journal_for
 
 CONFIG_NAMES = {site_config.CONFIG_FILE}
 # From this many papers a front-matter edit in a new `sitegen build` renders the pages that list
@@ -713,12 +714,11 @@ class SiteState:
         """Rename the staged files in (those whose bytes changed) and remove the stale ones."""
         self.check_output()
         change = Change()
-        outgoing.staged.commit()
+        outgoing.staged.commit(self.output / out for out in sorted(stale))
         for out, digest in sorted(outgoing.digests.items()):
             self.hashes[out] = digest
             change.written.append(out)
         for out in sorted(stale):
-            (self.output / out).unlink(missing_ok=True)
             self.hashes.pop(out, None)
             change.removed.append(out)
             _prune_empty(self.output / out, self.output)
@@ -738,7 +738,10 @@ class _Outgoing:
     def __init__(self, state: SiteState, known: dict[str, str]):
         self.state = state
         self.known = known  # digests already worked out (the renderer's, of the whole-list files it joined)
-        self.staged = StagedFiles(state.durable, state.staging_marker)
+        # a build's output is journaled, so a kill half-way is finished by the next start; the
+        # preview's is a scratch folder made anew at each start
+        journal = journal_for(state.output) if state.durable else None
+        self.staged = StagedFiles(state.durable, state.staging_marker, journal)
         self.digests: dict[str, str] = {}  # output -> digest of what is staged for it (see fragments.identity)
         self.count = 0  # files handed in
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -34,11 +33,12 @@ from .config import SiteConfig
 from .digest import of as output_digest
 from .errors import Report, SitegenError
 from .fragments import fingerprint
-from .fsutil import write_atomic
+from .fsutil import StagedFiles, write_atomic
 from .loader import Entry, load_entry, same_front_matter, slug_of
 from .render import Renderer, asset_hashes, make_environment
 from .routes import PageSpec, paper_page
 from .theme import static_files
+from .writer import journal_for
 
 RECORDS = "papers"  # a folder of shards under .sitegen-cache/
 STATE = "signature.json"  # in that folder: the list signature the records were saved under
@@ -221,17 +221,21 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
     except (SitegenError, LookupError, OSError, ValueError, TypeError, AttributeError):
         return None  # any failure of the partial site means: take the ordinary path, which reports it
     written, unchanged, rows = [], [], {}
-    for out, data in sorted(pages.items()):
-        target = output / out
-        if target.read_bytes() == data:
-            unchanged.append(out)
-            continue
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(data)
-        os.replace(tmp, target)
-        st = target.stat()
-        rows[out] = [output_digest(data), st.st_size, st.st_mtime_ns]
-        written.append(out)
+    staged = StagedFiles(durable=False, journal=journal_for(output))  # all pages or none, even if killed half-way
+    try:
+        for out, data in sorted(pages.items()):
+            if (output / out).read_bytes() == data:
+                unchanged.append(out)
+            else:
+                staged.add(output / out, data)
+                written.append(out)
+    except BaseException:
+        staged.discard()
+        raise
+    staged.commit()
+    for out in written:
+        st = (output / out).stat()
+        rows[out] = [output_digest(pages[out]), st.st_size, st.st_mtime_ns]
     for _, new in edits:
         cache.put(table[new.source_path][0], new)
     return Patched(written, unchanged, rows, marks)

@@ -14,7 +14,8 @@ from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from . import fragments, routes
-from .errors import Diagnostic, SitegenError
+from .errors import Diagnostic, Location, SitegenError
+from .forked import die_with_parent
 from .render import Renderer
 from .writer import Stage
 
@@ -171,8 +172,15 @@ def _from_wire(chunk: list[_Wire]) -> list[routes.PageSpec]:
     return [routes.PageSpec(output, kind, key, template, shape=shape) for output, kind, key, template, shape in chunk]
 
 
-def _serve(conn: Connection, index: int) -> None:
-    """Worker side: render each chunk the parent sends until it sends None, then save its list items."""
+def _serve(conn: Connection, index: int, parent: int, inherited: list[Connection]) -> None:
+    """Worker side: render each chunk the parent sends until it sends None, then save its list items.
+
+    The parent's ends of the earlier workers' pipes, inherited through fork, are closed, and the
+    worker dies with the parent: a killed build leaves no worker waiting for a chunk.
+    """
+    die_with_parent(parent)
+    for end in inherited:
+        end.close()
     while (chunk := conn.recv()) is not None:
         try:
             conn.send(_render_chunk(_from_wire(chunk)))
@@ -218,7 +226,8 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     try:
         for index in range(jobs):
             ours, theirs = context.Pipe()
-            started = context.Process(target=_serve, args=(theirs, index), daemon=True)
+            inherited = [ours, *(conn for _, conn in workers)]
+            started = context.Process(target=_serve, args=(theirs, index, os.getpid(), inherited), daemon=True)
             started.start()
             theirs.close()  # so a worker that dies reads as end-of-file, and later workers do not hold it
             workers.append((started, ours))
@@ -258,7 +267,10 @@ def _hand_out(schedule: Schedule, workers: list[tuple[BaseProcess, Connection]],
             except EOFError:
                 process = workers[by_conn[conn]][0]
                 process.join(timeout=5)
-                raise RuntimeError(f"a render worker exited unexpectedly (exit code {process.exitcode})") from None
+                raise SitegenError.single(
+                    Location("."), "E510", f"a render worker exited unexpectedly (exit code {process.exitcode})",
+                    "the machine may be out of memory; try again with --jobs 1, and report it if it persists",
+                ) from None
             if isinstance(result, BaseException):
                 raise result
             written, unchanged, outputs, stats, problems = result

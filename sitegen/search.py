@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .fsutil import exchange
+
 BUNDLE = "pagefind"
 # Parts of a paper page that stay out of the full text (their filters and metadata are still read): tag chips and
 # link labels would otherwise crowd every excerpt ("kv-cache. llm-serving. Code."), and so would the
@@ -74,11 +76,15 @@ def refresh(site_dir: Path) -> SearchIndex:
     shutil.rmtree(fresh, ignore_errors=True)
     result = index(site_dir, fresh)
     if result.ok:
+        current = site_dir / BUNDLE
+        if current.is_dir() and exchange(fresh, current):  # never a moment without an index
+            shutil.rmtree(fresh, ignore_errors=True)
+            return result
         old = site_dir / f".{BUNDLE}-old"
         shutil.rmtree(old, ignore_errors=True)
-        if (site_dir / BUNDLE).exists():
-            (site_dir / BUNDLE).rename(old)
-        fresh.rename(site_dir / BUNDLE)
+        if current.exists():
+            current.rename(old)
+        fresh.rename(current)
         shutil.rmtree(old, ignore_errors=True)
     else:
         shutil.rmtree(fresh, ignore_errors=True)

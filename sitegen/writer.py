@@ -7,6 +7,9 @@ failed build removes its staging directory and leaves the previous output untouc
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import json
 import os
 import shutil
 import tempfile
@@ -17,7 +20,7 @@ from pathlib import Path
 
 from .digest import of as output_digest
 from .errors import Location, SitegenError
-from .fsutil import write_all
+from .fsutil import exchange, write_all
 
 MARKER = ".nojekyll"  # every sitegen build has it; an output folder without it is not ours
 
@@ -116,9 +119,15 @@ def check_output(output: Path, root: Path) -> None:
 
 @contextmanager
 def staged(output: Path) -> Iterator[Stage]:
-    """Yield a Stage; on success swap it in for `output`, on any error discard it."""
+    """Yield a Stage; on success swap it in for `output`, on any error discard it.
+
+    The swap is one atomic exchange where the system has one, so `output` is at every
+    moment a whole site, the old one or the new; the old tree is then removed from where
+    the stage was. Staging folders carry this process's id, so the next start can tell a
+    killed build's leftovers from a build still running (see `recover`).
+    """
     output.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-", dir=output.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=f".{output.name}.build-{os.getpid()}-", dir=output.parent))
     stage = Stage(tmp, output)
     try:
         yield stage
@@ -126,13 +135,90 @@ def staged(output: Path) -> Iterator[Stage]:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     tmp.chmod(0o755)
+    if output.is_dir() and not output.is_symlink() and exchange(tmp, output):
+        shutil.rmtree(tmp, ignore_errors=True)  # the old tree now
+        return
     old = None
     if output.exists():
-        old = Path(tempfile.mkdtemp(prefix=f".{output.name}.old-", dir=output.parent))
+        old = Path(tempfile.mkdtemp(prefix=f".{output.name}.old-{os.getpid()}-", dir=output.parent))
         os.replace(output, old / "tree")
     os.replace(tmp, output)
     if old:
         shutil.rmtree(old, ignore_errors=True)
+
+
+_journals = itertools.count()
+
+
+def journal_for(output: Path) -> Path:
+    """A new journal's path for an in-place update of `output` (see fsutil.StagedFiles)."""
+    return output.parent / f".{output.name}.journal-{os.getpid()}-{next(_journals)}"
+
+
+LEFTOVER_KINDS = ("build", "old", "journal")
+LEFTOVERS_INSIDE = (".pagefind-new", ".pagefind-old")  # a search index being swapped in (see search.refresh)
+
+
+def recover(output: Path) -> list[str]:
+    """Finish or clear what a killed build left beside and inside `output`; the names handled.
+
+    A journal whose renames had begun is finished (its temporaries are whole and were all
+    written before it named them); temporaries it did not name are removed, as are staging
+    folders and old trees. Leftovers of a process still running are left alone.
+    """
+    prefix = f".{output.name}."
+    try:
+        names = sorted(os.listdir(output.parent))
+    except OSError:
+        return []
+    handled = []
+    for name in names:
+        kind, _, rest = name[len(prefix):].partition("-")
+        if not name.startswith(prefix) or kind not in LEFTOVER_KINDS or _running(rest.split("-")[0]):
+            continue
+        path = output.parent / name
+        if kind == "journal":
+            _replay(path, output)
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+        handled.append(name)
+    for name in LEFTOVERS_INSIDE:
+        if (output / name).exists():
+            shutil.rmtree(output / name, ignore_errors=True)
+            handled.append(f"{output.name}/{name}")
+    return handled
+
+
+def _running(pid: str) -> bool:
+    """Whether `pid` (as written in a leftover's name) is another process that is still running."""
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _replay(journal: Path, output: Path) -> None:
+    """Finish a journaled update's renames and removals, then remove every temporary left in `output`."""
+    try:
+        plan = json.loads(journal.read_text(encoding="utf-8"))
+        renames, removals = plan["renames"], plan["removals"]
+    except (OSError, ValueError, KeyError, TypeError):
+        renames, removals = [], []
+    for tmp, target in renames:
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(tmp, target)
+    for target in removals:
+        Path(target).unlink(missing_ok=True)
+    for folder, _, files in os.walk(output):
+        for name in files:
+            if name.startswith(".") and name.endswith(".tmp"):
+                Path(folder, name).unlink(missing_ok=True)
+    journal.unlink(missing_ok=True)
 
 
 def stale_count(previous: Path, files: set[str]) -> int:
