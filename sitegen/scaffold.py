@@ -85,8 +85,8 @@ sitegen build      # the site in public/
 ```
 
 Push to GitHub and choose Settings → Pages → Source: "GitHub Actions"; the workflow in
-`.github/workflows/pages.yml` publishes every push to main. Or run `sitegen deploy` to
-publish to a `gh-pages` branch instead.
+`.github/workflows/pages.yml` publishes every push to main, with the sitegen that
+`requirements.txt` pins. Or run `sitegen deploy` to publish to a `gh-pages` branch instead.
 """
 
 EXAMPLE_NOTES = """\
