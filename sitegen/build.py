@@ -55,8 +55,22 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
 
     With the cache (`.sitegen-cache/`), a build whose templates, assets and settings are
     unchanged since the last one re-renders only what changed entries appear on, in
-    place; anything else is a full build staged beside the output and swapped in.
+    place; anything else is a full build staged beside the output and swapped in. A
+    failure to write (a full disk, a read-only folder) names the output folder when the
+    system names no file; what was staged is gone and the previous output stands.
     """
+    target = output if output is not None else root / "public"
+    try:
+        return _build(root, output, base_url, drafts, progress, search, jobs, use_cache)
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(target)) from exc
+        raise
+
+
+def _build(root: Path, output: Path | None, base_url: str | None, drafts: bool, progress: Progress | None,
+           search: bool, jobs: int | None, use_cache: bool) -> BuildResult:
+    """`build`, its failures as they come."""
     from . import buildstate
     from .output_check import OutputsCheck
     from .writer import recover

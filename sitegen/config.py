@@ -55,14 +55,41 @@ def normalize_base_url(url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+BASE_URL_FLAG = "--base-url"  # where an overriding base URL is reported (the flag, or its environment variable)
+
+
+def require(root: Path) -> None:
+    """Refuse to treat a folder without `site.yaml` as a site: building one there would build a default site."""
+    if not (root / CONFIG_FILE).exists() and not (root / CONFIG_FILE).is_symlink():
+        raise SitegenError.single(Location(CONFIG_FILE), "E006", f"no {CONFIG_FILE} in {root}: this is not a site",
+                                  "run 'sitegen init DIR' to start one, or pass --root with the site's folder")
+
+
+def _text(path: Path) -> str:
+    """site.yaml's text, or a diagnostic saying why it cannot be read."""
+    from .fsutil import read_regular
+
+    try:
+        return read_regular(path)[0].decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SitegenError.single(Location(CONFIG_FILE, 1), "E007", f"{CONFIG_FILE} is not valid UTF-8 text "
+                                  f"(byte {exc.start})", "save it as UTF-8") from None
+    except OSError as exc:
+        raise SitegenError.single(Location(CONFIG_FILE), "E007", f"cannot read {CONFIG_FILE}: {exc.strerror or exc}",
+                                  "it must be a regular, readable file") from None
+
+
 def load(root: Path, base_url: str | None = None) -> SiteConfig:
     """Read `site.yaml` under `root` (defaults when absent); base_url overrides it."""
     path = root / CONFIG_FILE
     override = base_url or os.environ.get(BASE_URL_ENV) or None
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
+        problems = _check_base_url(override, {}, BASE_URL_FLAG)
+        if problems:
+            raise SitegenError(problems)
         return SiteConfig(base_url=normalize_base_url(override)) if override else SiteConfig()
     try:
-        data, lines = frontmatter.load_yaml(path.read_text(encoding="utf-8-sig"), CONFIG_FILE)
+        data, lines = frontmatter.load_yaml(_text(path), CONFIG_FILE)
     except frontmatter.FrontMatterError as exc:
         raise SitegenError([exc.diagnostic]) from None
     if data is None:
@@ -72,7 +99,7 @@ def load(root: Path, base_url: str | None = None) -> SiteConfig:
     values, problems = _validate(data, lines)
     if override:
         values["base_url"] = override
-    problems += _check_base_url(values.get("base_url"), lines)
+    problems += _check_base_url(values.get("base_url"), lines, BASE_URL_FLAG if override else CONFIG_FILE)
     if problems:
         raise SitegenError(problems)
     if "base_url" in values:
@@ -126,13 +153,15 @@ def _tag_map(value: Any, where: Location) -> tuple[TagMap, list[Diagnostic]]:
     return tuple(tags), problems
 
 
-def _check_base_url(url: Any, lines: dict[str, int]) -> list[Diagnostic]:
+def _check_base_url(url: Any, lines: dict[str, int], source: str) -> list[Diagnostic]:
+    """A base URL's problem, reported where it came from: site.yaml's line, or the flag that overrode it."""
     if url is None:
         return []
     parts = urlsplit(str(url))
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        return [Diagnostic(Location(CONFIG_FILE, lines.get("base_url", 1)), "E005",
-                           f"base_url must be an absolute http(s) URL, found {url!r}",
+        where = Location(CONFIG_FILE, lines.get("base_url", 1)) if source == CONFIG_FILE else Location(source)
+        name = "base_url" if source == CONFIG_FILE else f"{source} (or ${BASE_URL_ENV})"
+        return [Diagnostic(where, "E005", f"{name} must be an absolute http(s) URL, found {url!r}",
                            "e.g. https://user.github.io/reading-list/")]
     return []
 
