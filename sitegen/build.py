@@ -168,8 +168,8 @@ def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path
     unreadable = False
     try:
         names = [name for name in os.listdir(folder) if name.endswith(".md") and not name.startswith(".")]
-    except OSError:
-        names = []
+    except OSError:  # gone, or no folder: the full build's loader says what is wrong, if anything
+        return [], {}, True
     relative = os.stat in os.supports_dir_fd and bool(names)
     fd = os.open(folder, os.O_RDONLY) if relative else -1
     now = time.time_ns()

@@ -115,6 +115,10 @@ def load_content(root: Path, report: Report, cache: ParseCache | None = None, jo
     """
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
+    for folder in (root / "content", papers, authors):
+        if folder.exists() and not folder.is_dir():  # listing it would find nothing and build an empty site
+            report.error(Location(relpath(folder, root)), "E106", "expected a folder, found a file",
+                         f"move the file away and make {relpath(folder, root)}/ a folder")
     entries = load_entries(content_files(papers, ".md"), root, report, cache, jobs, meanwhile, stats)
     profiles = [a for p in content_files(authors, ".yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)

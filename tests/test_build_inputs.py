@@ -91,3 +91,17 @@ def test_a_bad_entry_path_after_a_build_is_an_error_not_a_traceback(tmp_path: Pa
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert "content/papers/bad.md:1: error[E105]" in run.stderr
     assert sorted(p.relative_to(root).as_posix() for p in (root / "public").rglob("*")) == before
+
+
+@pytest.mark.parametrize("folder", ["content/papers", "content/authors"])
+def test_a_content_folder_that_is_a_file_is_an_error(tmp_path: Path, folder: str) -> None:
+    root = copy_site(tmp_path / "site", papers=3)
+    build(root, search=False)
+    before = sorted(p.relative_to(root).as_posix() for p in (root / "public").rglob("*"))
+    shutil.rmtree(root / folder)
+    (root / folder).write_text("not a folder\n")
+    for command in (["check"], ["build", "--no-search"]):
+        run = sitegen(*command, "--root", root)
+        assert run.returncode == 1 and "Traceback" not in run.stderr
+        assert f"{folder}: error[E106]: expected a folder, found a file" in run.stderr
+    assert sorted(p.relative_to(root).as_posix() for p in (root / "public").rglob("*")) == before

@@ -223,3 +223,24 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+DYING_WORKER = """
+import os, sitegen.parallel as parallel
+parallel.PARALLEL_THRESHOLD = 1
+parallel._render_chunk = lambda specs: os._exit(9)
+from sitegen.cli import run
+run()
+"""
+
+
+def test_a_render_worker_that_dies_is_an_error_and_the_previous_site_stays(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", PAPERS)
+    assert _sitegen(root)[0] == 0
+    before = tree_bytes(root / "public")
+    _edit_settings(root)
+    run = subprocess.run([sys.executable, "-c", DYING_WORKER, "build", "--root", str(root), "--no-search",
+                          "--jobs", "2"], capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert ".: error[E510]: a render worker exited unexpectedly (exit code 9)" in run.stderr
+    assert tree_bytes(root / "public") == before and _leftovers(root) == []
