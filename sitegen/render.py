@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import traceback
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -18,18 +17,23 @@ from urllib.parse import quote_plus, urlencode
 import jinja2
 from markupsafe import Markup
 
-from . import feeds, fragments, pages
+from . import feeds, fragments, pages, template_errors
 from .buffered import Environment
 from .cache import CACHE_DIR
 from .config import SiteConfig
-from .errors import Diagnostic, Location, SitegenError, relpath
+from .errors import Location, SitegenError, relpath
 from .model import Paper, Site
 from .outputs import citations, data
 from .routes import PageSpec
 from .template_cache import TemplateCache
+from .template_errors import ThemeLoader
 from .theme import theme_dirs
 
 Rendered = bytes | bytearray | fragments.Spliced  # an output file's bytes, or a whole-list file to splice
+# Exceptions a template's own code raises (a missing key, a bad call, a division by zero, a loop
+# without end): rendering reports them as the theme's mistake, at the template's line.
+TEMPLATE_FAULTS = (jinja2.TemplateError, RecursionError, ArithmeticError, LookupError, TypeError, AttributeError,
+                   ValueError)
 
 
 def make_environment(root: Path, config: SiteConfig, watch_templates: bool = False) -> jinja2.Environment:
@@ -46,7 +50,7 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
                                   f"theme '{config.theme}' not found",
                                   f"themes live in themes/<name>/templates/; there is no {relpath(named, root)}/")
     env = Environment(
-        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(str(d / "templates")) for d in dirs]),
+        loader=ThemeLoader([d / "templates" for d in dirs], root),
         autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -68,7 +72,7 @@ def compile_templates(env: jinja2.Environment) -> jinja2.Environment:
     page that uses it, whose error names the template's file and line.
     """
     for name in env.list_templates(extensions=("html", "xml")):
-        with contextlib.suppress(jinja2.TemplateError, ValueError, OSError):
+        with contextlib.suppress(jinja2.TemplateError, ValueError, OSError, SitegenError):
             env.get_template(name)
     return env
 
@@ -297,25 +301,19 @@ class Renderer:
         try:
             context = self.context(spec)
             return self._template(spec.template).render(context).encode("utf-8")
-        except jinja2.TemplateSyntaxError as exc:
-            raise SitegenError([self._template_diagnostic(exc, exc.filename, exc.lineno)]) from None
-        except (jinja2.TemplateError, TypeError, AttributeError, KeyError, ValueError) as exc:
-            filename, line = _template_frame(exc)
-            raise SitegenError([self._template_diagnostic(exc, filename, line, spec)]) from None
+        except SitegenError:
+            raise
+        except Exception as exc:
+            if not isinstance(exc, TEMPLATE_FAULTS) and template_errors.innermost_frame(exc)[0] is None:
+                raise  # not raised by a template: sitegen's own fault, which a traceback shows best
+            diagnostic = template_errors.diagnostic(exc, self.env, self.root, spec.template, spec.output)
+            raise SitegenError([diagnostic]) from None
 
     def _template(self, name: str) -> jinja2.Template:
         template = self._templates.get(name)
         if template is None:
             template = self._templates[name] = self.env.get_template(name)
         return template
-
-    def _template_diagnostic(self, exc: Exception, filename: str | None, line: int | None,
-                             spec: PageSpec | None = None) -> Diagnostic:
-        where = relpath(Path(filename), self.root) if filename else "themes"
-        message = f"template error: {getattr(exc, 'message', None) or exc}"
-        if spec:
-            message += f" (while rendering {spec.output})"
-        return Diagnostic(Location(where, line or 0), "E401", message, "")
 
     def context(self, spec: PageSpec) -> dict[str, Any]:
         """Everything one page's template sees."""
@@ -407,15 +405,6 @@ class Renderer:
         if e.doi:
             data_["sameAs"] = f"https://doi.org/{e.doi}"
         return json_for_script(data_)
-
-
-def _template_frame(exc: BaseException) -> tuple[str | None, int | None]:
-    """The innermost template file and line of a render-time exception."""
-    found: tuple[str | None, int | None] = (None, None)
-    for frame in traceback.extract_tb(exc.__traceback__):
-        if frame.filename.endswith((".html", ".xml", ".txt")):
-            found = (frame.filename, frame.lineno)
-    return found
 
 
 def asset_hashes(static_files: dict[str, Path]) -> dict[str, str]:
