@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 # Archive -> subject codes, in the order a bare code is resolved (cs first: most
 # aggregator pages are about computing, and 'SC' or 'NA' exist in several archives).
 ARCHIVES: dict[str, tuple[str, ...]] = {
@@ -50,6 +52,20 @@ def expand(code: str) -> str | None:
         if code in subjects:
             return f"{archive}.{code}"
     return None
+
+
+@lru_cache(maxsize=4096)
+def canonical(code: str) -> str:
+    """arXiv's spelling of a category written in any case: 'cs.lg' -> 'cs.LG', 'physics.Comp-PH' -> 'physics.comp-ph'.
+
+    arXiv's classes ignore case, and arXiv writes an archive in lowercase and a subject class
+    as two capitals (cs.LG, math.AG, astro-ph.CO) or, when longer, in lowercase (physics.comp-ph,
+    cond-mat.str-el): the rule holds for every class, known here or not, so one spelling is
+    chosen from the code alone, whatever other files write.
+    """
+    archive, dot, subject = code.partition(".")
+    subject = subject.upper() if len(subject) == 2 and subject.isalpha() else subject.lower()
+    return archive.lower() + dot + subject
 
 
 def display_name(code: str) -> str:

@@ -14,10 +14,12 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain, repeat
+from pathlib import Path
 from typing import NamedTuple
 
-from . import categories
+from . import categories, collisions, layout
 from .config import SiteConfig
+from .errors import BuildFailed, Report
 from .loader import AuthorProfile, Content, Entry
 from .slugs import slugify, unique_slug
 
@@ -188,8 +190,13 @@ def tag_sort_key(name: str) -> tuple[str, str]:
     return name.casefold(), name
 
 
-def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Site:
-    """Assemble the Site from validated content; pure and deterministic."""
+def build_site(config: SiteConfig, content: Content, drafts: bool = False, report: Report | None = None,
+               root: Path | None = None) -> Site:
+    """Assemble the Site from validated content; deterministic, and it reads nothing but to show a problem.
+
+    Raises BuildFailed when two things would share a page (see `collisions`); warnings go
+    to `report`. With the site's `root`, messages name the line of the file that caused them.
+    """
     entries = newest_first(e for e in content.entries if drafts or not e.draft)
     unlisted = profile_authors(entries, content.profiles)
     author_slugs = name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
@@ -211,12 +218,18 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False) -> Si
     order = tuple(e.slug for e in entries)
     authors = _authors(entries, network, author_slugs, content.profiles)
     tags = _tags(entries, tag_slugs)
-    return Site(
+    site = Site(
         config=config, papers=papers, order=order, recent=recent_order(entries),
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases, network=network,
     )
+    report = report if report is not None else Report()
+    report.extend(collisions.category_spellings(entries, root))
+    report.extend(collisions.clashes(site, entries, root))
+    if report.has_errors:
+        raise BuildFailed(report.items)
+    return site
 
 
 def page_count(config: SiteConfig, papers: int) -> int:
@@ -228,15 +241,21 @@ def make_paper(e: Entry, author_refs: Mapping[str, Ref], tag_refs: Mapping[str, 
                unlisted: tuple[str, ...], newer: str | None, older: str | None) -> Paper:
     return Paper(
         entry=e,
-        route=f"papers/{e.slug}/",
+        route=layout.paper(e.slug),
         authors=tuple(map(author_refs.__getitem__, e.authors)),
         tags=tuple(map(tag_refs.__getitem__, e.tags)),
-        category=Ref(e.category, slugify(e.category)) if e.category else None,
+        category=category_ref(e.category) if e.category else None,
         cite_key=cite_key,
         newer=newer,
         older=older,
         unlisted_authors=tuple(map(author_refs.__getitem__, unlisted)),
     )
+
+
+def category_ref(written: str) -> Ref:
+    """The link to a category, in arXiv's spelling whatever the case it is written in."""
+    name = categories.canonical(written)
+    return Ref(name, slugify(name))
 
 
 def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile]) -> dict[str, tuple[str, ...]]:
@@ -409,11 +428,11 @@ def make_category(name: str, papers: tuple[str, ...]) -> Tag:
 
 
 def site_categories(entries: list[Entry]) -> tuple[Tag, ...]:
-    """The arXiv categories of these entries (newest first), A-Z."""
+    """The arXiv categories of these entries (newest first), A-Z, each under arXiv's spelling."""
     papers_of: dict[str, list[str]] = defaultdict(list)
     for e in entries:
         if e.category:
-            papers_of[e.category].append(e.slug)
+            papers_of[categories.canonical(e.category)].append(e.slug)
     return tuple(make_category(c, tuple(papers_of[c])) for c in sorted(papers_of))
 
 

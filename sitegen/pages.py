@@ -61,7 +61,7 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "bibtex": citations.bibtex([paper], site.config, r._bib),
         "coins": r.coins(paper),
         "json_ld": r.json_ld(paper),
-        "category_name": categories.display_name(e.category) if e.category else "",
+        "category_name": categories.display_name(paper.category.name) if paper.category else "",
         "feed_url": "feed.xml",
     }
 

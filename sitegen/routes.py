@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from . import layout
 from .model import Author, Paper, Site, Tag, year_slug
 
 if TYPE_CHECKING:
@@ -58,12 +59,28 @@ class PageSpec:
 
 def paper_page(slug: str) -> str:
     """The output of a paper's own page."""
-    return f"papers/{slug}/index.html"
+    return layout.paper(slug) + "index.html"
 
 
 def author_page(slug: str) -> str:
     """The output of an author's page."""
-    return f"authors/{slug}/index.html"
+    return layout.author(slug) + "index.html"
+
+
+def tag_page(slug: str) -> str:
+    return layout.tag(slug) + "index.html"
+
+
+def category_page(slug: str) -> str:
+    return layout.category(slug) + "index.html"
+
+
+def year_page(slug: str) -> str:
+    return layout.year(slug) + "index.html"
+
+
+def home_page(number: int) -> str:
+    return layout.home(number) + "index.html"
 
 
 def paper_look(paper: Paper) -> tuple[Any, ...]:
@@ -123,8 +140,7 @@ def home_specs(site: Site, entries: Tokens) -> list[PageSpec]:
     specs = []
     for n in range(1, site.pages + 1):
         chunk = site.order[(n - 1) * size : n * size]
-        out = "index.html" if n == 1 else f"page/{n}/index.html"
-        specs.append(PageSpec(out, "home", str(n), "index.html", CONFIG | entries(chunk), (chunk, summary)))
+        specs.append(PageSpec(home_page(n), "home", str(n), "index.html", CONFIG | entries(chunk), (chunk, summary)))
     return specs
 
 
@@ -135,7 +151,8 @@ def paper_specs(site: Site, slug: str, entries: Tokens) -> list[PageSpec]:
     deps = CONFIG | entries([slug, *near]) | {f"notes:{slug}"}
     own = entries([slug])
     return [PageSpec(paper_page(slug), "paper", slug, "paper.html", deps, (paper.newer, paper.older)),
-            *(PageSpec(f"papers/{slug}/cite.{ext}", f"cite-{ext}", slug, "", own) for ext in ("bib", "ris", "json"))]
+            *(PageSpec(f"{layout.paper(slug)}cite.{ext}", f"cite-{ext}", slug, "", own)
+              for ext in ("bib", "ris", "json"))]
 
 
 def authors_index(site: Site) -> PageSpec:
@@ -149,9 +166,9 @@ def author_specs(site: Site, author: Author, entries: Tokens) -> list[PageSpec]:
     shape = (author.name, author.papers, author.profile)
     top = author.papers[:TOPIC_FEED_SIZE]
     return [PageSpec(author_page(author.slug), "author", author.slug, "author.html", deps, shape),
-            PageSpec(f"authors/{author.slug}/feed.xml", "author-feed", author.slug, "feed.xml",
+            PageSpec(f"{layout.author(author.slug)}feed.xml", "author-feed", author.slug, "feed.xml",
                      CONFIG | entries(top), (author.name, top)),
-            PageSpec(f"authors/{author.slug}/papers.bib", "author-bib", author.slug, "", deps, shape)]
+            PageSpec(f"{layout.author(author.slug)}papers.bib", "author-bib", author.slug, "", deps, shape)]
 
 
 def tags_index(site: Site) -> PageSpec:
@@ -165,10 +182,10 @@ def tag_specs(site: Site, tag: Tag, entries: Tokens) -> list[PageSpec]:
     deps = CONFIG | entries(tag.papers)
     shape = (tag.name, tag.papers, tag.related)
     top = tag.papers[:TOPIC_FEED_SIZE]
-    return [PageSpec(f"tags/{tag.slug}/index.html", "tag", tag.slug, "tag.html", deps, shape),
-            PageSpec(f"tags/{tag.slug}/feed.xml", "tag-feed", tag.slug, "feed.xml", CONFIG | entries(top),
-                     (tag.name, top)),
-            PageSpec(f"tags/{tag.slug}/papers.bib", "tag-bib", tag.slug, "", deps, shape)]
+    route = layout.tag(tag.slug)
+    return [PageSpec(f"{route}index.html", "tag", tag.slug, "tag.html", deps, shape),
+            PageSpec(f"{route}feed.xml", "tag-feed", tag.slug, "feed.xml", CONFIG | entries(top), (tag.name, top)),
+            PageSpec(f"{route}papers.bib", "tag-bib", tag.slug, "", deps, shape)]
 
 
 def categories_index(site: Site) -> PageSpec:
@@ -178,7 +195,7 @@ def categories_index(site: Site) -> PageSpec:
 
 def category_spec(site: Site, cat: Tag, entries: Tokens) -> PageSpec:
     shape = (cat.name, cat.title, cat.papers, cat.slug in site.tag_index)
-    return PageSpec(f"categories/{cat.slug}/index.html", "category", cat.slug, "tag.html",
+    return PageSpec(category_page(cat.slug), "category", cat.slug, "tag.html",
                     CONFIG | entries(cat.papers), shape)
 
 
@@ -191,7 +208,7 @@ def timeline_specs(site: Site, entries: Tokens, only: set[str] | None = None) ->
         if only is not None and year.slug not in only:
             continue
         shape = (year.months, year.papers, years[i - 1] if i else None, years[i + 1] if i + 1 < len(years) else None)
-        specs.append(PageSpec(f"timeline/{year.slug}/index.html", "year", year.slug, "year.html",
+        specs.append(PageSpec(year_page(year.slug), "year", year.slug, "year.html",
                               CONFIG | entries(year.papers), shape))
     return specs
 
@@ -213,17 +230,16 @@ def sitemap_spec(site: Site) -> PageSpec:
 
 def html_pages(site: Site) -> Iterator[str]:
     """The output of every `index.html` page in plan order (kept in step with `plan` by a test)."""
-    yield "index.html"
-    yield from (f"page/{n}/index.html" for n in range(2, site.pages + 1))
+    yield from (home_page(n) for n in range(1, site.pages + 1))
     yield from (paper_page(slug) for slug in site.papers)
     yield "authors/index.html"
     yield from (author_page(a.slug) for a in site.authors)
     yield "tags/index.html"
-    yield from (f"tags/{t.slug}/index.html" for t in site.tags)
+    yield from (tag_page(t.slug) for t in site.tags)
     yield "categories/index.html"
-    yield from (f"categories/{c.slug}/index.html" for c in site.categories)
+    yield from (category_page(c.slug) for c in site.categories)
     yield "timeline/index.html"
-    yield from (f"timeline/{y.slug}/index.html" for y in site.years)
+    yield from (year_page(y.slug) for y in site.years)
     yield from ("recent/index.html", "search/index.html")
 
 
