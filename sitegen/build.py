@@ -362,7 +362,7 @@ def _full(root: Path, output: Path, base_url: str | None, drafts: bool, progress
         savers.append(Forked(partial(_save_entry_cache, cache)))
         cache.release()
     try:
-        site = model.build_site(cfg, content, drafts)
+        site = model.build_site(cfg, content, drafts, report=report, root=root)
         signature = list_signature(content, drafts, site)
         if cache is not None and inputs is not None:
             key = model_cache.model_key(inputs, cache.keys)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import gc
 import os
 import sys
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from . import config as site_config
-from .errors import Diagnostic, Report, SitegenError
+from .errors import Diagnostic, Location, Report, SitegenError, relpath
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -30,7 +31,10 @@ def say(text: str, style: str | None = None, stderr: bool = False) -> None:
     Plain lines do not go through rich: importing it costs a quick rebuild more than the
     rebuild itself. rich draws the live parts only, the progress bar and the import table.
     """
-    click.secho(text, err=stderr, **_STYLES.get(style or "", {}))
+    if os.environ.get("NO_COLOR"):  # https://no-color.org: not even the reset sequence
+        click.echo(text, err=stderr)
+    else:
+        click.secho(text, err=stderr, **_STYLES.get(style or "", {}))
 
 
 def _console(stderr: bool = False) -> Console:
@@ -57,13 +61,46 @@ def print_diagnostics(items: list[Diagnostic]) -> None:
 
 @contextmanager
 def failures() -> Iterator[None]:
-    """Turn SitegenError into printed diagnostics and exit status 1."""
+    """Turn any failure into printed diagnostics and exit status 1: never a traceback.
+
+    A SitegenError carries its own; an OSError (a full disk, a read-only folder) is said
+    with the file it names; anything else is a bug, said as one (SITEGEN_DEBUG=1 shows
+    the traceback).
+    """
     try:
         yield
     except SitegenError as exc:
-        print_diagnostics(exc.diagnostics)
-        say(f"failed: {len(exc.diagnostics)} problem(s)", "bold red", stderr=True)
-        sys.exit(1)
+        _fail(exc.diagnostics)
+    except OSError as exc:
+        _fail([os_error(exc)])
+    except (Exception, RecursionError, MemoryError) as exc:
+        if os.environ.get("SITEGEN_DEBUG"):
+            raise
+        _fail([Diagnostic(Location("."), "E999", f"internal error: {type(exc).__name__}: {exc}"[:500],
+                          "this is a bug in sitegen: please report it with the command you ran "
+                          "(SITEGEN_DEBUG=1 shows the traceback)")])
+
+
+def _fail(diagnostics: list[Diagnostic]) -> None:
+    print_diagnostics(diagnostics)
+    say(f"failed: {len(diagnostics)} problem(s)", "bold red", stderr=True)
+    sys.exit(1)
+
+
+_OS_HINTS = {
+    errno.ENOSPC: "the disk is full: free some space and run the command again (nothing was half-written)",
+    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
+    errno.EROFS: "the folder is on a read-only file system: choose another one (e.g. --output)",
+    errno.EACCES: "permission denied: check the folder's owner and permissions",
+    errno.EPERM: "permission denied: check the folder's owner and permissions",
+}
+
+
+def os_error(exc: OSError) -> Diagnostic:
+    """An operating-system failure as a diagnostic naming the file it concerns."""
+    where = relpath(Path(os.fsdecode(exc.filename)), Path.cwd()) if exc.filename else "."
+    hint = _OS_HINTS.get(exc.errno or 0, "check the path named and try again")
+    return Diagnostic(Location(where), "E900", exc.strerror or str(exc), hint)
 
 
 GC_THRESHOLD = 100_000  # allocations between young-generation collections
@@ -115,7 +152,7 @@ def _captured(_: Any, __: Any, value: str | None) -> dt.date | None:
 
 @main.command("import")
 @root_option
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))  # a folder: the importer says why not
 @click.option("--captured", callback=_captured, metavar="YYYY-MM-DD",
               help="Capture date of the files named (recorded in content/dumps/manifest.yaml).")
 @click.option("--update", is_flag=True,
@@ -142,6 +179,8 @@ def import_command(root: Path, paths: tuple[Path, ...], captured: dt.date | None
     for what, why in result.skipped:
         say(f"  skipped {what}: {why}")
     if result.failed:
+        say(f"import failed: {len(result.report.errors)} error(s); nothing under content/ was changed",
+            "bold red", stderr=True)
         sys.exit(1)
 
 
@@ -150,11 +189,14 @@ def import_command(root: Path, paths: tuple[Path, ...], captured: dt.date | None
 def check_command(root: Path) -> None:
     """Validate site.yaml, every entry and every author file; list every problem."""
     from .loader import load_content
+    from .theme_check import check_theme
 
     report = Report()
     with failures():
-        site_config.load(root)
+        site_config.require(root)
+        cfg = site_config.load(root)
         content = load_content(root, report)
+        check_theme(root, cfg, report)  # the theme resolved and every template loaded, as a build would
     print_diagnostics(report.items)
     if report.has_errors:
         say(f"{len(report.errors)} error(s) in content/", "bold red", stderr=True)
@@ -207,6 +249,7 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     from .build import build
 
     with failures(), _render_bar() as progress:
+        site_config.require(root)
         result = build(root, output, base_url, drafts, progress=progress, search=not no_search, jobs=jobs)
     print_diagnostics(result.warnings.items)
     if result.search and not result.search.ok:
@@ -238,13 +281,14 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
     from .serve import PreviewSession
     from .server import is_loopback
 
-    if not is_loopback(bind):
-        say(f"warning: serving on {bind}, which other machines can reach; the preview is meant "
-                  "for this machine only", "yellow", stderr=True)
-    with failures():
+    with failures():  # a busy port or a --bind that is no address here: a diagnostic, exit status 1
+        site_config.require(root)
         session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
                                  log=lambda text: say(text, stderr=True),
                                  search=not no_search)
+    if not is_loopback(bind):  # said once the address is known to be one this machine listens on
+        say(f"warning: serving on {bind}, which other machines can reach; the preview is meant "
+            "for this machine only", "yellow", stderr=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with session:
@@ -310,6 +354,7 @@ def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, m
     from .deploy import check_clean, prepare, publish
 
     with failures():
+        site_config.require(root)
         target = prepare(root, remote, branch)
         if not force:
             check_clean(root)

@@ -253,7 +253,7 @@ class SiteState:
             raise BuildFailed(report.items)
         env = make_environment(self.root, cfg, watch_templates=True)  # a preview outlives template edits
         static = static_files(self.root, cfg.theme)
-        site = model.build_site(cfg, content, self.drafts)
+        site = model.build_site(cfg, content, self.drafts, report=report, root=self.root)
         if self.scratch is not None:  # forked workers render the whole-list files: keep their pieces
             self.stores = FragmentStores(self.scratch, uuid.uuid4().hex, layouts=False)
         renderer = self._renderer(site, env, static)
@@ -321,7 +321,7 @@ class SiteState:
         reuse = site is not None and self.plan is not None
         if site is None:
             content = content or self._content(entries, profiles, report)
-            site = model.build_site(self.cfg, content, self.drafts)
+            site = model.build_site(self.cfg, content, self.drafts, report=report, root=self.root)
             if "list" in tokens:  # links and cite keys are part of the signature: unchanged, none moved
                 tokens |= _relinked(previous_site, site)
         if any(t.startswith("entry:") for t in tokens):
@@ -474,7 +474,7 @@ class SiteState:
                 content = self._content(self.entries, self.profiles, report)
                 if report.has_errors:
                     return None
-                site = model.build_site(self.cfg, content, self.drafts)
+                site = model.build_site(self.cfg, content, self.drafts, report=report, root=self.root)
             self.site = site
             self.plan, self._by_token = None, None
         return self.site

@@ -154,7 +154,7 @@ def _failing_render(kind: str, failure: str) -> object:
 
 
 @pytest.mark.usefixtures("forked")
-@pytest.mark.parametrize(("failure", "expected"), [("exit", RuntimeError), ("raise", LookupError),
+@pytest.mark.parametrize(("failure", "expected"), [("exit", SitegenError), ("raise", LookupError),
                                                     ("unpicklable", RuntimeError)])
 def test_a_failing_worker_fails_the_build_and_leaves_the_output_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failure: str, expected: type[Exception]) -> None:
