@@ -7,12 +7,13 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import config as site_config
-from .errors import SitegenError
+from .errors import Diagnostic, Location, SitegenError, relpath
 from .incremental import Change, SiteState
 from .search import SearchIndex
 from .search import refresh as refresh_index
@@ -96,14 +97,19 @@ class PreviewSession:
         self._index_thread: threading.Thread | None = None
         try:
             cfg = site_config.load(self.root, base_url)
+            # listening before the build: a busy port is said at once, not after a long first build
+            self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload, self._prepare)
+        except BaseException:
+            self._remove_folders()
+            raise
+        try:
             self.state = preview_state(self.root, self.output, self.scratch, base_url, drafts)
             self.state.full()
             if search:
                 self._report_index(refresh_index(self.output))
-            self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload, self._prepare)
         except BaseException:
-            shutil.rmtree(self.output, ignore_errors=True)
-            shutil.rmtree(self.scratch, ignore_errors=True)
+            self.server.server_close()
+            self._remove_folders()
             raise
         self.watcher = Watcher(self.root, self.rebuild)
         self._thread = threading.Thread(target=self.server.serve_forever, name="sitegen-http", daemon=True)
@@ -118,29 +124,27 @@ class PreviewSession:
         return self
 
     def rebuild(self, paths: set[Path]) -> None:
-        """Apply a batch of changed paths; on failure keep the last good site and show the errors.
+        """Apply a batch of changed paths; on any failure keep the last good site and show the errors.
 
         The browser is told to reload as soon as the edited paper's own page is written; the
         other pages the edit changes (its authors', tags', listings) are written right after,
         a few at a time, and a request for one of them first writes it (`_prepare`).
         """
         started = time.perf_counter()
+        try:
+            self._rebuild(paths, started)
+        except Exception as exc:  # whatever it is, the preview lives on to rebuild the next save
+            self._fail(failure(exc, self.root, paths), len(paths), started)
+
+    def _rebuild(self, paths: set[Path], started: float) -> None:
         with self._lock:
             events = self.server.events
-            try:
-                change = self.state.update(paths)
-            except SitegenError as exc:
-                self._fail(exc, len(paths), started)
-                return
+            change = self.state.update(paths)
             recovered = bool(events.error_html)
             events.error_html = ""
             if change.written or change.removed or change.deferred or recovered:
                 events.publish("css" if change.css_only and not recovered else "reload")
-        try:
-            change.written += self._write_waiting()
-        except SitegenError as exc:
-            self._fail(exc, len(paths), started)
-            return
+        change.written += self._write_waiting()
         # a full rebuild swaps in a new output folder, without the previous search bundle
         if self.search and (change.full or any(w.endswith(".html") for w in change.written + change.removed)):
             self._schedule_index()
@@ -180,7 +184,10 @@ class PreviewSession:
         wanted = [out for out in (relative, page) if out in self.state.pending]
         if wanted:
             with self._lock:
-                self.state.flush(wanted)
+                try:
+                    self.state.flush(wanted)
+                except Exception as exc:  # shown as the server shows a SitegenError: a 500 naming the file
+                    raise failure(exc, self.root, ()) from None
 
     def _schedule_index(self) -> None:
         """Refresh the search index after the reload went out, off the rebuild path."""
@@ -208,6 +215,9 @@ class PreviewSession:
         self.server.server_close()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+        self._remove_folders()
+
+    def _remove_folders(self) -> None:
         shutil.rmtree(self.output, ignore_errors=True)
         shutil.rmtree(self.scratch, ignore_errors=True)
 
@@ -216,3 +226,46 @@ class PreviewSession:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def failure(exc: Exception, root: Path, changed: Iterable[Path]) -> SitegenError:
+    """Any failure of a rebuild as diagnostics: an unexpected exception becomes one E800 naming a file.
+
+    The file is the innermost site file the traceback passes through (a template's frames carry its
+    path and line), else the file an OSError names, else the first file of the batch being rebuilt.
+    """
+    if isinstance(exc, SitegenError):
+        return exc
+    frame = _site_frame(exc, root)
+    location = frame or Location(_named_file(exc, root, changed))
+    hint = ("a template may extend or include itself" if frame and isinstance(exc, RecursionError)
+            else "sitegen did not expect this; fix the file and save it again")
+    text = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    message = f"the rebuild failed: {text}; the last good version stays served"
+    return SitegenError([Diagnostic(location, "E800", message, hint)])
+
+
+def _site_frame(exc: BaseException, root: Path) -> Location | None:
+    """The innermost traceback frame in one of the site's own files (templates, not Python modules)."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        path = Path(frame.filename)
+        shown = _shown(path, root) if path.is_absolute() and path.suffix != ".py" else path.as_posix()
+        if shown != path.as_posix():
+            return Location(shown, frame.lineno or 0)
+    return None
+
+
+def _named_file(exc: Exception, root: Path, changed: Iterable[Path]) -> str:
+    """The file an unexpected error is about when no template frame says: an OSError's, or an edited file."""
+    if isinstance(exc, OSError) and isinstance(exc.filename, str):
+        return _shown(Path(exc.filename), root)
+    paths = sorted(changed, key=lambda p: (p.is_dir(), p))  # files before the folders they changed
+    return _shown(paths[0], root) if paths else "."
+
+
+def _shown(path: Path, root: Path) -> str:
+    """`relpath`, or the path as written when it cannot be resolved (a symlink loop is one such failure)."""
+    try:
+        return relpath(path, root)
+    except (OSError, RuntimeError):
+        return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()

@@ -6,6 +6,7 @@ a batch is handed over once no event arrived for `quiet` seconds (or after `limi
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -60,13 +61,21 @@ class Debouncer(FileSystemEventHandler):
                     self._cond.wait(due - now)
                 batch, self._paths = self._paths, set()
             if batch:
-                self.on_batch(batch)
+                try:
+                    self.on_batch(batch)
+                except Exception as exc:  # this thread is the only one that ever hands over a change
+                    _say_failed(exc)
 
     def stop(self) -> None:
         with self._cond:
             self._stopping = True
             self._cond.notify()
         self._thread.join(timeout=5)
+
+
+def _say_failed(exc: Exception) -> None:
+    """Say a batch's handler failed, and go on: the next save gets its own batch."""
+    print(f"sitegen: handling a change failed: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 class Watcher:
