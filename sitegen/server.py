@@ -8,10 +8,14 @@ responses get the live-reload script injected on the fly; nothing is written.
 
 from __future__ import annotations
 
+import errno
 import html
 import ipaddress
 import json
 import mimetypes
+import re
+import socket
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -19,10 +23,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from .errors import SitegenError
+from .errors import Location, SitegenError
 
 EVENTS_PATH = "__sitegen/events"
 LOOPBACK_NAMES = {"localhost", "127.0.0.1", "::1", "[::1]"}
+HOST_NAME = re.compile(r"(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))*\.?", re.IGNORECASE)
 TYPES = {
     ".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
     ".js": "text/javascript; charset=utf-8", ".json": "application/json",
@@ -90,10 +95,18 @@ class Broadcaster:
 
 
 class PreviewServer(ThreadingHTTPServer):
-    """Serves `output` under `base_path`; the handler reads its settings from here."""
+    """Serves `output` under `base_path`; the handler reads its settings from here.
+
+    One daemon thread per connection. The listen queue holds what the kernel allows (the default,
+    5, left a page's burst of parallel requests waiting seconds for the client to retry), and a
+    connection idle for `idle_timeout` seconds is closed, so keep-alive clients never hold
+    threads for good.
+    """
 
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = max(socket.SOMAXCONN, 1024)
+    idle_timeout = 15.0
 
     def __init__(self, host: str, port: int, output: Path, base_path: str, live_reload: bool = True,
                  prepare: Callable[[str], None] | None = None):
@@ -102,7 +115,13 @@ class PreviewServer(ThreadingHTTPServer):
         self.base_path = base_path if base_path.endswith("/") else base_path + "/"
         self.live_reload = live_reload
         self.events = Broadcaster()
-        super().__init__((host, port), PreviewHandler)
+        host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+        check_address(host)
+        self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        try:
+            super().__init__((host, port), PreviewHandler)
+        except OSError as exc:  # the socket is closed again by the base class
+            raise listen_error(exc, host, port) from None
 
     def _host_port(self) -> tuple[str, int]:
         host, port = self.server_address[:2]
@@ -124,12 +143,22 @@ class PreviewServer(ThreadingHTTPServer):
         self.events.close()
         super().shutdown()
 
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that went away is no news; anything else is one line, not a traceback per request."""
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, (ConnectionError, TimeoutError)):
+            print(f"sitegen: a request from {client_address} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+
 
 class PreviewHandler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
     server_version = "sitegen"
     sys_version = ""
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_timeout)  # a read or write idle this long ends the connection
 
     def log_message(self, format: str, *args: object) -> None:  # quiet: the CLI prints builds
         return
@@ -173,6 +202,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 self.server.prepare("/".join(parts))
             except SitegenError as exc:
                 self._plain(HTTPStatus.INTERNAL_SERVER_ERROR, "\n".join(d.format() for d in exc.diagnostics) + "\n")
+                return
+            except Exception as exc:  # an answer, never a dropped connection
+                self._plain(HTTPStatus.INTERNAL_SERVER_ERROR, f"{relative}: {type(exc).__name__}: {exc}\n")
                 return
         target = self._resolve(parts, relative.endswith("/") or not parts)
         if target is None:
@@ -274,6 +306,39 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
+
+
+def check_address(host: str) -> None:
+    """Refuse a --bind value that is neither an IP address nor a host name, before any name lookup."""
+    try:
+        ipaddress.ip_address(host)
+        return
+    except ValueError:
+        pass
+    numeric_end = host.rstrip(".").rpartition(".")[2].isdigit()  # a mistyped IPv4 address, not a name
+    if host and (numeric_end or len(host) > 253 or not HOST_NAME.fullmatch(host)):
+        raise SitegenError.single(Location("--bind"), "E803", f"{host!r} is not an IP address or a host name",
+                                  "--bind takes an address of this machine, such as 127.0.0.1 (the default) or ::1")
+
+
+def listen_error(exc: OSError, host: str, port: int) -> SitegenError:
+    """Why the server could not listen, as a diagnostic naming the flag to change."""
+    shown = f"[{host}]" if ":" in host else host or "every address"
+    if exc.errno == errno.EADDRINUSE:
+        other = port % 65535 + 1
+        return SitegenError.single(Location("--port"), "E801", f"port {port} is in use on {shown}",
+                                   f"pass --port 0 to pick a free port, or another port such as --port {other}")
+    if exc.errno == errno.EACCES:
+        return SitegenError.single(Location("--port"), "E804", f"no permission to listen on port {port}",
+                                   "ports below 1024 need administrator rights; pass --port 0 or a port above 1023")
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return SitegenError.single(Location("--bind"), "E802", f"{host} is not an address of this machine",
+                                   "--bind takes one of this machine's own addresses, such as 127.0.0.1 (the default)")
+    if isinstance(exc, socket.gaierror):
+        return SitegenError.single(Location("--bind"), "E803", f"the host name {host!r} does not resolve",
+                                   "--bind takes an address of this machine, such as 127.0.0.1 (the default) or ::1")
+    return SitegenError.single(Location("--bind"), "E805", f"cannot listen on {shown}:{port}: {exc.strerror or exc}",
+                               "check the --bind address and the --port")
 
 
 def error_overlay(messages: list[str]) -> str:

@@ -173,3 +173,29 @@ def test_a_file_is_prepared_before_it_is_read_and_a_failure_is_shown(tmp_path: P
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_an_unexpected_failure_to_prepare_a_file_is_a_500_answer(tmp_path: Path,
+                                                                  capfd: pytest.CaptureFixture[str]) -> None:
+    """Whatever writing a file on request raises, the browser gets an answer saying so and the server goes on."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "index.html").write_text("<html><body>home</body></html>")
+
+    def prepare(relative: str) -> None:
+        if relative == "papers.json":
+            raise RecursionError("maximum recursion depth exceeded")
+
+    server = PreviewServer("127.0.0.1", 0, out, "/", prepare=prepare)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        status, headers, body = request(server, "/papers.json")
+        assert status == 500 and headers["content-type"] == "text/plain; charset=utf-8"
+        assert body == b"papers.json: RecursionError: maximum recursion depth exceeded\n"
+        assert request(server, "/")[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+    assert "Traceback" not in capfd.readouterr().err
