@@ -13,7 +13,16 @@ from pathlib import Path
 
 from .errors import Diagnostic, Location, SitegenError, relpath
 
-PACKAGE_THEMES = Path(__file__).resolve().parent.parent / "themes"
+
+def _package_themes() -> Path:
+    """The bundled themes: the checkout's themes/ (a source or editable install), else the
+    copy the wheel carries as sitegen/themes/ (see pyproject.toml)."""
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "themes"
+    return checkout if (checkout / "default").is_dir() else here / "themes"
+
+
+PACKAGE_THEMES = _package_themes()
 
 
 def theme_dirs(root: Path, name: str) -> list[Path]:
