@@ -15,6 +15,12 @@ REPO_URL = re.compile(
     re.IGNORECASE,
 )
 
+# No count, score or index on a real page has more digits; int() itself refuses more than 4,300.
+MAX_DIGITS = 12
+# C0 but tab and newline (CRs are line ends by then), DEL, C1 and the two non-characters
+# XML refuses: no text copied from a page holds one, and no entry, feed or page may.
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff]")
+
 SENTENCE_END = (".", "!", "?", "…", '"', "”", "。", "．", "！", "？", "।", "؟")
 TRAILING_URL = re.compile(r"https?://\S+$", re.IGNORECASE)
 
@@ -65,6 +71,7 @@ class ParsedDump:
     papers: tuple[RawPaper, ...]
     header: dict[str, object] = field(default_factory=dict)
     problems: tuple[Diagnostic, ...] = ()
+    name_line: int = 1  # where a profile names its author, for messages about that author
 
 
 def decode(data: bytes, path: str) -> str:
@@ -72,7 +79,7 @@ def decode(data: bytes, path: str) -> str:
     if not data.strip():
         raise DumpError(Diagnostic(Location(path, 1), "E301", "the file is empty",
                                    "export the aggregator page again"))
-    if b"\x00" in data[:8192]:
+    if b"\x00" in data:  # the whole file is binary: no one line to point at
         raise DumpError(Diagnostic(Location(path, 1), "E302", "this is a binary file, not a text dump",
                                    "import the text copied from the page, saved as UTF-8"))
     try:
@@ -81,7 +88,23 @@ def decode(data: bytes, path: str) -> str:
         line = data[: exc.start].count(b"\n") + 1
         raise DumpError(Diagnostic(Location(path, line), "E303", "the file is not valid UTF-8 text",
                                    "save the dump as UTF-8")) from None
-    return text.replace("\r\n", "\n").replace("\r", "\n")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    control = CONTROL.search(text)
+    if control:
+        raise DumpError(Diagnostic(
+            Location(path, text.count("\n", 0, control.start()) + 1), "E302",
+            f"this is a binary file, not a text dump (it holds the control character U+{ord(control.group()):04X})",
+            "import the text copied from the page, saved as UTF-8"))
+    return text
+
+
+def too_long(number: str, where: Location, problems: list[Diagnostic]) -> bool:
+    """True, with a diagnostic, for a number longer than any page shows (a damaged dump)."""
+    if len(number) <= MAX_DIGITS:
+        return False
+    problems.append(Diagnostic(where, "E714", f"a number of {len(number)} digits ({number[:8]}…) is far "
+                               "longer than any page shows", "the dump is damaged; copy the page again"))
+    return True
 
 
 def clean(text: str) -> str:

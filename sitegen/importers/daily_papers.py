@@ -15,7 +15,18 @@ import datetime as dt
 import re
 
 from ..errors import Diagnostic, Location
-from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, looks_cut, month_date, paragraphs
+from .common import (
+    MONTH_RE,
+    Line,
+    ParsedDump,
+    RawPaper,
+    clean,
+    clean_title,
+    looks_cut,
+    month_date,
+    paragraphs,
+    too_long,
+)
 
 FORMAT = "hf-daily-papers"
 HEADER_DATE = re.compile(rf"^(?P<mon>{MONTH_RE}) (?P<day>\d{{1,2}})(?:, (?P<year>\d{{4}}))?$")
@@ -116,6 +127,8 @@ def _paper(title: Line, abstract: list[Line], meta: list[Line] | None, path: str
         who = clean(meta[0].text)
         count = AUTHOR_COUNT.match(who)
         if count:
+            if too_long(count.group(1), Location(path, meta[0].number), problems):
+                return None
             fields["author_count"] = int(count.group(1))
         else:
             org_id, _, name = who.partition(" ")
@@ -133,6 +146,8 @@ def _paper(title: Line, abstract: list[Line], meta: list[Line] | None, path: str
                             f"impossible date {when['mon']} {when['day']}", ""))
             return None
         if when["up"]:
+            if too_long(when["up"], Location(path, meta[2].number), problems):
+                return None
             fields["upvotes"] = int(when["up"])
     return RawPaper(
         title=clean_title(title.text),

@@ -49,7 +49,11 @@ def load(dumps: Path, shown_as: str) -> dict[str, dt.date]:
     return result
 
 
+def render(captured: dict[str, dt.date]) -> str:
+    """The manifest's text, sorted by file name so it diffs cleanly."""
+    return HEADER + frontmatter.dump_yaml({"captured": dict(sorted(captured.items()))})
+
+
 def save(dumps: Path, captured: dict[str, dt.date]) -> None:
-    """Write the manifest sorted by file name, so it diffs cleanly."""
-    body = frontmatter.dump_yaml({"captured": dict(sorted(captured.items()))})
-    write_atomic(dumps / MANIFEST, HEADER + body)
+    """Write the manifest (an import writes it together with its entries instead)."""
+    write_atomic(dumps / MANIFEST, render(captured))

@@ -35,15 +35,6 @@ def title_key(title: str) -> str:
     return " ".join(re.sub(r"[^\w\s]|_", " ", text).split())
 
 
-def group(dumps: list[ParsedDump]) -> dict[str, list[Sighting]]:
-    """Sightings by title key, in dump-file then line order (first sighting first)."""
-    groups: dict[str, list[Sighting]] = {}
-    for dump in sorted(dumps, key=lambda d: d.path):
-        for paper in dump.papers:
-            groups.setdefault(title_key(paper.title), []).append(Sighting(paper, dump))
-    return groups
-
-
 def source_record(sighting: Sighting) -> dict[str, Any]:
     """What one dump said about the paper: a dated record of the aggregator's signals."""
     paper, dump = sighting.paper, sighting.dump

@@ -16,7 +16,18 @@ import re
 
 from .. import categories
 from ..errors import Diagnostic, Location
-from .common import MONTH_RE, Line, ParsedDump, RawPaper, clean, clean_title, looks_cut, month_date, paragraphs
+from .common import (
+    MONTH_RE,
+    Line,
+    ParsedDump,
+    RawPaper,
+    clean,
+    clean_title,
+    looks_cut,
+    month_date,
+    paragraphs,
+    too_long,
+)
 
 FORMAT = "author-profile"
 META = re.compile(
@@ -65,7 +76,9 @@ def parse(lines: list[str], path: str, captured: dt.date) -> ParsedDump:
                         f"the header announces {expected} papers but {len(papers)} were found",
                         "the dump may be truncated; copy the whole profile page again"))
     header.pop("_count_line", None)
-    return ParsedDump(path, FORMAT, captured, tuple(papers), header, tuple(problems))
+    name_line = header.pop("_name_line", 1)
+    return ParsedDump(path, FORMAT, captured, tuple(papers), header, tuple(problems),
+                      name_line=name_line)  # type: ignore[arg-type]
 
 
 def _header(lines: list[str], path: str, problems: list[Diagnostic]) -> tuple[dict[str, object], int, int | None]:
@@ -75,19 +88,21 @@ def _header(lines: list[str], path: str, problems: list[Diagnostic]) -> tuple[di
         if not text:
             continue
         if "name" not in header:
-            header["name"] = clean(text)
+            header["name"], header["_name_line"] = clean(text), index + 1
             continue
         count = COUNT.match(text)
         if count:
             header["_count_line"] = index + 1
-            return header, index + 1, int(count.group(1))
+            too_big = too_long(count.group(1), Location(path, index + 1), problems)
+            return header, index + 1, None if too_big else int(count.group(1))
         if META.match(text):
             return header, index, None
         for key, pattern in HEADER_FIELDS.items():
             found = pattern.match(text)
             if found:
                 value = found.group(1)
-                header[key] = float(value) if "." in value else int(value)
+                if not too_long(value, Location(path, index + 1), problems):
+                    header[key] = float(value) if "." in value else int(value)
                 break
         else:
             code = categories.expand(text)
@@ -109,6 +124,8 @@ def _paper(groups: list[list[Line]], i: int, meta: re.Match[str], path: str, cap
         date, has_year = month_date(meta["mon"], meta["day"], meta["year"], captured)
     except ValueError:
         problems.append(Diagnostic(where, "E313", f"impossible date {meta['mon']} {meta['day']}", ""))
+        return None, 3
+    if meta["score"] and too_long(meta["score"], where, problems):
         return None, 3
     abstract = clean(" ".join(line.text for line in rest[1]))
     if i + 3 >= len(groups) and looks_cut(abstract):

@@ -1,9 +1,13 @@
-"""`sitegen import`: read dumps, merge sightings, and write entries without losing edits."""
+"""`sitegen import`: read dumps, merge sightings, and write entries without losing edits.
+
+All or nothing: every dump, entry, author file and the import state are read and checked
+first; only an import without errors writes, and then all its files together
+(`transaction.apply`). A failed import leaves `content/` exactly as it was.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,20 +16,22 @@ from typing import Any
 from .. import config as site_config
 from .. import frontmatter
 from ..errors import Diagnostic, Location, Report, relpath
-from ..fsutil import write_atomic
 from ..slugs import slugify, unique_slug
 from ..tagging import Tagger
-from . import manifest, parse_dump
+from . import authors, manifest, parse_dump, transaction
+from . import state as import_state
 from .common import DumpError, ParsedDump
-from .merge import fingerprint, group, imported_fields, merge_into, ordered, title_key
+from .identity import Paper, Papers, abstract_key, choose_key, known_entry, state_keys, strict_key
+from .merge import fingerprint, imported_fields, merge_into, ordered, title_key
+from .source import read_dump
 
-STATE_FILE = "import-state.json"
-AUTHOR_FIELDS = ("name", "category", "h_index", "papers", "citations", "novelty_percent", "ai_score")
+STATE_FILE = import_state.STATE_FILE
+AUTHOR_FIELDS = authors.AUTHOR_FIELDS
 
 
 @dataclass
 class ImportResult:
-    """What an import did, for the summary and for tests."""
+    """What an import did (or, when it failed, would have done), for the summary and for tests."""
 
     entries_per_file: list[tuple[str, int]] = field(default_factory=list)
     new: list[str] = field(default_factory=list)
@@ -46,6 +52,7 @@ class _Existing:
     meta: dict[str, Any]
     body: str
     text: str
+    title_line: int = 1
 
 
 def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | None = None,
@@ -54,6 +61,8 @@ def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | 
     paths = site_config.Paths(root)
     cfg = site_config.load(root)
     result = ImportResult()
+    if not _folders_ok(paths, root, result.report):
+        return result
     dump_files = sorted(files) if files else _default_dumps(paths.dumps)
     captures = manifest.load(paths.dumps, relpath(paths.dumps / manifest.MANIFEST, root))
     if captured and files:
@@ -65,14 +74,32 @@ def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | 
         parsed = _parse_file(path, root, captures, captured if files else None, result)
         if parsed:
             dumps.append(parsed)
-    existing, unreadable = _load_existing(paths.papers, root, result.report)
-    state = _load_state(paths.content / STATE_FILE)
-    _merge_all(dumps, existing, unreadable, state, cfg, update, root, result)
-    _write_authors(dumps, paths.authors, update, state, root, result)
-    write_if_changed(paths.content / STATE_FILE, json.dumps(state, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    existing = _load_existing(paths.papers, root, result.report)
+    people = authors.load(paths.authors, root, result.report)
+    state_path = paths.content / STATE_FILE
+    problems: list[Diagnostic] = []
+    state = import_state.load(state_path, relpath(state_path, root), problems)
+    result.report.extend(problems)
+    if result.report.has_errors:
+        return result  # validate everything, then stop: nothing is written
+    writes: dict[Path, str] = {}
+    used: set[str] = set()
+    _plan_papers(dumps, existing, state, cfg, update, root, used, result, writes)
+    result.authors = authors.plan(dumps, people, paths.authors, root, state, used, update, result.report, writes)
+    _write_if_changed(writes, state_path, import_state.render(state))
     if captured and files:
-        manifest.save(paths.dumps, captures)
+        _write_if_changed(writes, paths.dumps / manifest.MANIFEST, manifest.render(captures))
+    _apply(writes, root, result)
     return result
+
+
+def _folders_ok(paths: site_config.Paths, root: Path, report: Report) -> bool:
+    """Each folder an import writes into is a folder (or absent, to be made)."""
+    for folder in (paths.content, paths.papers, paths.authors, paths.dumps):
+        if folder.exists() and not folder.is_dir():
+            report.error(Location(relpath(folder, root)), "E725", "this is a file, but an import needs a folder here",
+                         f"move the file away; {relpath(paths.papers, root)}/ holds one file per paper")
+    return not report.has_errors
 
 
 def _default_dumps(folder: Path) -> list[Path]:
@@ -82,24 +109,30 @@ def _default_dumps(folder: Path) -> list[Path]:
                   if p.is_file() and not p.name.startswith(".") and p.name != manifest.MANIFEST)
 
 
+def _shown(path: Path, root: Path) -> str:
+    """`relpath`, also for a path that cannot be resolved (a symbolic link to itself)."""
+    try:
+        return relpath(path, root)
+    except (OSError, RuntimeError):
+        absolute, top = path.absolute(), root.absolute()
+        return absolute.relative_to(top).as_posix() if absolute.is_relative_to(top) else path.as_posix()
+
+
 def _parse_file(path: Path, root: Path, captures: dict[str, dt.date], given: dt.date | None,
                 result: ImportResult) -> ParsedDump | None:
-    shown = relpath(path, root)
-    when = given or captures.get(path.name)
-    if when is None:
-        when = dt.date.fromtimestamp(path.stat().st_mtime)
-        result.report.warning(Location(shown, 1), "W331",
-                              f"no capture date recorded; using the file's modification date {when}",
-                              "pass --captured YYYY-MM-DD to record the real one")
+    shown = _shown(path, root)
     try:
-        parsed = parse_dump(path.read_bytes(), shown, when)
+        data, mtime = read_dump(path, shown)
+        when = given or captures.get(path.name)
+        if when is None:
+            when = dt.date.fromtimestamp(mtime)
+            result.report.warning(Location(shown, 1), "W331",
+                                  f"no capture date recorded; using the file's modification date {when}",
+                                  "pass --captured YYYY-MM-DD to record the real one")
+        parsed = parse_dump(data, shown, when)
     except DumpError as exc:
         result.report.add(exc.diagnostic)
         result.skipped.append((shown, exc.diagnostic.message))
-        return None
-    except OSError as exc:
-        result.report.error(Location(shown, 0), "E304", f"cannot read the file: {exc.strerror}")
-        result.skipped.append((shown, "unreadable"))
         return None
     result.report.extend(list(parsed.problems))
     for problem in parsed.problems:
@@ -109,82 +142,81 @@ def _parse_file(path: Path, root: Path, captures: dict[str, dt.date], given: dt.
     return parsed
 
 
-def _load_existing(folder: Path, root: Path, report: Report) -> tuple[list[_Existing], list[str]]:
+def _load_existing(folder: Path, root: Path, report: Report) -> list[_Existing]:
+    """Every entry; an unreadable one is an error (whether a paper is already there cannot be told)."""
     entries: list[_Existing] = []
-    unreadable: list[str] = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         shown = relpath(path, root)
         try:
             text = path.read_text(encoding="utf-8-sig")
         except UnicodeDecodeError:
             report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
-            unreadable.append(shown)
             continue
         except OSError as exc:
             report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
-            unreadable.append(shown)
             continue
         try:
             doc = frontmatter.parse(text, shown)
         except frontmatter.FrontMatterError as exc:
             report.add(exc.diagnostic)
-            unreadable.append(shown)
             continue
-        entries.append(_Existing(path, doc.meta, doc.body, text))
-    return entries, unreadable
+        entries.append(_Existing(path, doc.meta, doc.body, text, doc.key_lines.get("title", 1)))
+    return entries
 
 
-def _load_state(path: Path) -> dict[str, dict[str, str]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}  # without state every field counts as edited: safe, never overwrites
-    return data if isinstance(data, dict) else {}
-
-
-def _identity_index(existing: list[_Existing]) -> dict[str, _Existing]:
-    """Title keys -> entry, through the titles its sources saw and its current title."""
-    index: dict[str, _Existing] = {}
-    for entry in existing:
-        for record in entry.meta.get("sources") or []:
-            if isinstance(record, dict) and isinstance(record.get("title"), str):
-                index.setdefault(title_key(record["title"]), entry)
-    for entry in existing:
-        if isinstance(entry.meta.get("title"), str):
-            index.setdefault(title_key(entry.meta["title"]), entry)
-    return index
-
-
-def _merge_all(dumps: list[ParsedDump], existing: list[_Existing], unreadable: list[str],
-               state: dict[str, dict[str, str]], cfg: site_config.SiteConfig, update: bool,
-               root: Path, result: ImportResult) -> None:
+def _plan_papers(dumps: list[ParsedDump], existing: list[_Existing], state: dict[str, dict[str, str]],
+                 cfg: site_config.SiteConfig, update: bool, root: Path, used: set[str],
+                 result: ImportResult, writes: dict[Path, str]) -> None:
     tagger = Tagger(cfg.tags)
-    index = _identity_index(existing)
-    taken = {e.path.stem for e in existing} | {Path(u).stem for u in unreadable}
+    papers = Papers(known_entry(i, e.meta, e.meta["title"] if isinstance(e.meta.get("title"), str) else e.path.stem,
+                                Location(relpath(e.path, root), e.title_line)) for i, e in enumerate(existing))
+    papers.assign(dumps)
+    slugs = {e.path.stem: papers.all[i] for i, e in enumerate(existing)}  # file name -> the paper it holds
     folder = site_config.Paths(root).papers
-    for key, sightings in group(dumps).items():
-        fields = imported_fields(sightings, tagger)
-        entry = index.get(key)
-        if entry is None and unreadable:
-            result.skipped.append((fields["title"], f"{unreadable[0]} is unreadable, so it cannot be told "
-                                   "whether this paper is already there; fix it and import again"))
-            continue
-        if entry is None:
-            slug = unique_slug(slugify(fields["title"]), taken, key)
-            taken.add(slug)
-            path = folder / f"{slug}.md"
-            write_if_changed(path, frontmatter.render(ordered(fields), ""))
+    for paper in papers.imported():
+        fields = imported_fields(paper.sightings, tagger)
+        keys = state_keys(title_key(fields["title"]), strict_key(fields["title"]), abstract_key(fields["abstract"]))
+        key = choose_key(keys, state, used, existing=paper.entry is not None)
+        used.add(key)
+        if paper.entry is None:
+            path = folder / f"{_new_slug(paper, papers, slugs, root, result.report)}.md"
+            writes[path] = frontmatter.render(ordered(fields), "")
             state[key] = {k: fingerprint(v) for k, v in fields.items() if k != "sources"}
             result.new.append(relpath(path, root))
             continue
+        entry = existing[paper.entry]
         meta, state[key] = merge_into(entry.meta, fields, state.get(key, {}), update)
         text = _render_keeping_body(meta, entry)
         shown = relpath(entry.path, root)
-        if write_if_changed(entry.path, text):
+        if text != entry.text:
+            writes[entry.path] = text
             result.merged.append(shown)
         else:
             result.unchanged.append(shown)
-        entry.meta = meta
+
+
+def _new_slug(paper: Paper, papers: Papers, slugs: dict[str, Paper], root: Path, report: Report) -> str:
+    """A file name of its own for a new paper; a warning when another paper looks or is named alike."""
+    title = paper.sightings[0].paper.title
+    base = slugify(title)
+    seed = strict_key(title) + "\n" + abstract_key(paper.sightings[0].paper.abstract)
+    slug = unique_slug(base, set(slugs), seed)
+    shown = relpath(site_config.Paths(root).papers / f"{slug}.md", root)
+    twin = papers.look_alike(paper)
+    if twin is not None:
+        report.add(Diagnostic(
+            paper.location, "W710", f"{title!r} looks like {twin.label!r} ({twin.location}) but is a different "
+            f"paper (no source, abstract or date in common), so it gets its own entry {shown}",
+            "if they are one paper, merge the two entries by hand and delete one", severity="warning"))
+    elif base in slugs:
+        other = slugs[base]
+        report.add(Diagnostic(
+            paper.location, "W711", f"{title!r} would get the file name of {other.label!r} ({other.location}), "
+            f"a different paper, so it gets {shown}",
+            "rename either file if you like: imports find entries by their sources, not their names",
+            severity="warning"))
+    slugs[slug] = paper
+    return slug
 
 
 def _render_keeping_body(meta: dict[str, Any], entry: _Existing) -> str:
@@ -196,57 +228,24 @@ def _render_keeping_body(meta: dict[str, Any], entry: _Existing) -> str:
     return "---\n" + frontmatter.with_comments(frontmatter.dump_yaml(meta), kept) + "---\n" + body
 
 
-def _write_authors(dumps: list[ParsedDump], folder: Path, update: bool,
-                   state: dict[str, dict[str, str]], root: Path, result: ImportResult) -> None:
-    for dump in dumps:
-        if "name" not in dump.header or "h_index" not in dump.header:
-            continue
-        fields = {k: dump.header[k] for k in AUTHOR_FIELDS if k in dump.header}
-        fields["source"] = dump.path.rsplit("/", 1)[-1]
-        path = folder / f"{slugify(str(fields['name']))}.yaml"
-        key = "author:" + title_key(str(fields["name"]))
-        current: Any = {}
-        old_text = ""
-        shown = relpath(path, root)
-        if path.exists():
-            try:
-                old_text = path.read_text(encoding="utf-8-sig")
-                current, _ = frontmatter.load_yaml(old_text, shown)
-            except UnicodeDecodeError:
-                result.report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
-                result.skipped.append((shown, "unreadable author file"))
-                continue
-            except OSError as exc:
-                result.report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
-                result.skipped.append((shown, "unreadable author file"))
-                continue
-            except frontmatter.FrontMatterError as exc:
-                result.report.add(exc.diagnostic)
-                result.skipped.append((shown, "unreadable author file"))
-                continue
-            if current is not None and not isinstance(current, dict):
-                result.report.error(Location(shown, 1), "E103", "an author file must be a mapping of fields",
-                                    "write one 'key: value' per line")
-                result.skipped.append((shown, "unreadable author file"))
-                continue
-        meta, state[key] = merge_into(current or {}, fields, state.get(key, {}), update)
-        meta = {k: meta[k] for k in (*AUTHOR_FIELDS, "source") if k in meta} | \
-            {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k != "source"}
-        if not (old_text and meta == current):  # nothing new: the file stays as its curator wrote it
-            write_if_changed(path, frontmatter.with_comments(frontmatter.dump_yaml(meta),
-                                                             frontmatter.comments(old_text)))
-        result.authors.append(shown)
-
-
-def write_if_changed(path: Path, text: str) -> bool:
-    """Atomically write `text` unless the file already holds exactly it; True if written."""
+def _write_if_changed(writes: dict[Path, str], path: Path, text: str) -> None:
     try:
         if path.read_text(encoding="utf-8") == text:
-            return False
+            return
     except (OSError, UnicodeDecodeError):
         pass
-    write_atomic(path, text)
-    return True
+    writes[path] = text
+
+
+def _apply(writes: dict[Path, str], root: Path, result: ImportResult) -> None:
+    """Write the planned files together; if any cannot be written, none is and the import fails."""
+    try:
+        transaction.apply(writes)
+    except OSError as exc:
+        where = relpath(Path(exc.filename), root) if exc.filename else relpath(root / "content", root)
+        result.report.error(Location(where), "E726", f"cannot write: {exc.strerror or exc}; nothing was changed",
+                            "check the folder's permissions and free space, then import again")
+        result.new, result.merged, result.authors = [], [], []
 
 
 __all__ = ["Diagnostic", "ImportResult", "run_import"]

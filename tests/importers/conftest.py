@@ -62,3 +62,20 @@ def site(tmp_path: Path) -> Path:
 def bare_site(tmp_path: Path) -> Path:
     """A copy of the site with only its dumps: nothing imported yet."""
     return copy_site(tmp_path / "site", with_entries=False)
+
+
+def listing(*papers: tuple[str, str] | tuple[str, str, str], day: str = "Mar 2") -> str:
+    """A Daily Papers listing as the aggregator prints it: (title, abstract[, 'Mon D' of its meta block])."""
+    parts = ["Daily Papers", "", day, ""]
+    for title, abstract, *when in papers:
+        parts += [title, "", abstract, ""]
+        if when:
+            parts += ["  • 3 authors", "·", f"{when[0]} 5", ""]
+    return "\n".join(parts)
+
+
+def write_dump(site: Path, name: str, text: str | bytes) -> Path:
+    """A dump file in the site's dumps folder."""
+    path = site / "content" / "dumps" / name
+    path.write_bytes(text.encode("utf-8") if isinstance(text, str) else text)
+    return path

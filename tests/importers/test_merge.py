@@ -10,13 +10,21 @@ import pytest
 
 from sitegen import config
 from sitegen.importers import ParsedDump, RawPaper
-from sitegen.importers.merge import ORDER, Sighting, fingerprint, group, imported_fields, merge_into, ordered, title_key
+from sitegen.importers.identity import Papers
+from sitegen.importers.merge import ORDER, Sighting, fingerprint, imported_fields, merge_into, ordered, title_key
 from sitegen.tagging import Tagger
 
 from .conftest import CAPTURED, LISTING_A, LISTING_B, PROFILE_A, PROFILE_B, REPO
 
 TAGGER = Tagger(config.load(REPO).tags)
 Groups = dict[str, list[Sighting]]
+
+
+def group(dumps: list[ParsedDump]) -> Groups:
+    """The sightings of each paper, by the title key of its first sighting, as an import groups them."""
+    papers = Papers([])
+    papers.assign(dumps)
+    return {title_key(p.sightings[0].paper.title): p.sightings for p in papers.imported()}
 
 
 @pytest.fixture(scope="module")
@@ -110,10 +118,11 @@ def _dump(path: str, fmt: str, captured: dt.date, *papers: RawPaper) -> ParsedDu
 
 
 def test_richest_metadata_from_profile_and_listing() -> None:
+    # one paper: the same title and date as the profile's, then the same abstract as that listing's
     from_listing = RawPaper(title="Shared Paper: On Things", abstract="Short.", line=13, author_count=9,
-                            date=dt.date(2025, 3, 1), date_has_year=False, upvotes=4)
+                            date=dt.date(2025, 3, 2), date_has_year=False, upvotes=4)
     later_listing = RawPaper(title="shared paper on things", abstract="Short.", line=40, author_count=9,
-                             date=dt.date(2025, 3, 1), upvotes=7)
+                             date=dt.date(2025, 3, 5), upvotes=7)
     from_profile = RawPaper(title="Shared Paper: On Things", abstract="A longer abstract; code at "
                             "https://gitlab.com/x/y.", line=12, authors=("A", "B"), authors_truncated=True,
                             category="cs.DC", score=12.0, date=dt.date(2025, 3, 2), date_has_year=True)
