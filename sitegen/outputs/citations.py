@@ -7,6 +7,12 @@ abstract included, is the RIS and CSL-JSON, the formats reference managers impor
 BibTeX values are escaped for LaTeX and brace-protected so titles keep their case;
 fields that no source gave (authors of a listing-only paper, a date) are left out
 rather than invented, and a `note` says what is missing.
+
+No value can end its field or record early, whatever the entry holds: BibTeX ends a
+field at the brace that balances its opening one, counting every brace (a backslash
+before one does not hide it), so each BibTeX value's braces balance as BibTeX counts
+them; identifiers and URLs, copied verbatim, are percent-encoded where they would not;
+a RIS line ends at any line break, so every RIS value is one line.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
+from urllib.parse import quote
 
 import bibtexparser
 import rispy
@@ -35,13 +42,45 @@ _LATEX = {
 _LATEX_STEPS = (("\\", "\0"), ("{", r"\{"), ("}", r"\}"), ("&", r"\&"), ("%", r"\%"), ("$", r"\$"), ("#", r"\#"),
                 ("_", r"\_"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("\0", r"\textbackslash{}"))
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_ESCAPED_BRACE = re.compile(r"\\[{}]")
 _BRACE = re.compile(r"[{}]")
+_LONE_BRACE = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
+# what may not stand in a value copied verbatim (a DOI, an arXiv id, a URL): braces, a backslash,
+# spaces, line breaks and control characters
+_NOT_VERBATIM = re.compile(r"[\s{}\\\x00-\x1f\x7f-\x9f]")
+# what ends a RIS line (any of str.splitlines's line ends) or may not stand in one, with the spaces around it
+_RIS_BREAK = re.compile(r"[ \t]*[\x00-\x1f\x7f-\x9f\u2028\u2029][\x00-\x20\x7f-\x9f\u2028\u2029]*")
 _NOTHING_TO_ESCAPE = re.compile(r"[^\\{}&%$#_~^\s]+(?: [^\\{}&%$#_~^\s]+)*")  # words, single spaces
 _AND = re.compile(r"\band\b", re.IGNORECASE)
 
 
 def _escape_plain(text: str) -> str:
+    """LaTeX-escaped text whose braces balance: a brace without its partner is spelled out."""
+    if "{" in text or "}" in text:
+        lone = _lone_braces(text)
+        if lone:
+            out, last = [], 0
+            for at in lone:
+                out += [_escape_chars(text[last:at]), _LONE_BRACE[text[at]]]
+                last = at + 1
+            return "".join(out) + _escape_chars(text[last:])
+    return _escape_chars(text)
+
+
+def _lone_braces(text: str) -> list[int]:
+    """Where the braces are that no other one pairs with, in order (the text between them pairs up)."""
+    opened: list[int] = []
+    lone: list[int] = []
+    for match in _BRACE.finditer(text):
+        if match.group() == "{":
+            opened.append(match.start())
+        elif opened:
+            opened.pop()
+        else:
+            lone.append(match.start())
+    return sorted(lone + opened)
+
+
+def _escape_chars(text: str) -> str:
     if "\0" in text:  # the backslash's stand-in is taken (front matter cannot hold a NUL): one by one
         return "".join(_LATEX.get(char, char) for char in text)
     for char, escaped in _LATEX_STEPS:
@@ -54,7 +93,8 @@ def latex_escape(text: str) -> str:
     """Escape LaTeX's special characters outside `$…$` math, which is LaTeX already.
 
     Unicode stays as it is (biber and modern BibTeX read UTF-8). Math whose braces do
-    not balance is escaped like text, so a stray brace can never break the .bib file.
+    not balance is escaped like text, and a brace of the text without a partner is
+    spelled out (\\textbraceright{}), so a stray brace can never break the .bib file.
     """
     if _NOTHING_TO_ESCAPE.fullmatch(text):  # most names and titles: nothing to do
         return text
@@ -70,9 +110,9 @@ def latex_escape(text: str) -> str:
 
 
 def _balanced(text: str) -> bool:
-    """Whether the braces of a math span nest (a brace right after a backslash is a literal one)."""
+    """Whether the braces of a math span nest as BibTeX counts them: every one, '\\{' too."""
     depth = 0
-    for brace in _BRACE.findall(_ESCAPED_BRACE.sub("", text)):
+    for brace in _BRACE.findall(text):
         depth += 1 if brace == "{" else -1
         if depth < 0:
             return False
@@ -108,14 +148,14 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
         fields += [bib.Field("year", str(e.date.year)),
                    bib.Field("month", _MONTHS[e.date.month - 1], enclosing="no-enclosing")]
     if e.arxiv:
-        fields += [bib.Field("eprint", e.arxiv), bib.Field("archiveprefix", "arXiv")]
+        fields += [bib.Field("eprint", verbatim(e.arxiv)), bib.Field("archiveprefix", "arXiv")]
         if e.category:
-            fields.append(bib.Field("primaryclass", e.category))
+            fields.append(bib.Field("primaryclass", verbatim(e.category)))
     if e.doi:
-        fields.append(bib.Field("doi", e.doi))
+        fields.append(bib.Field("doi", verbatim(e.doi)))
     if e.tags:
         fields.append(bib.Field("keywords", latex_escape(", ".join(e.tags))))
-    fields.append(bib.Field("url", config.absolute(paper.route)))
+    fields.append(bib.Field("url", verbatim(config.absolute(paper.route))))
     missing = _missing(paper)
     if missing:
         fields.append(bib.Field("note", latex_escape(missing)))
@@ -123,6 +163,21 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
         if f.enclosing != "no-enclosing":  # the month macro stays bare
             f.value = "{" + f.value + "}"
     return bib.Entry("misc", paper.cite_key, fields)
+
+
+def verbatim(value: str) -> str:
+    """An identifier or URL as BibTeX and RIS copy it: what could end its field, percent-encoded.
+
+    The schema lets no DOI, arXiv id or link hold such a character; this keeps a value
+    made some other way from writing fields of its own.
+    """
+    return _NOT_VERBATIM.sub(lambda m: quote(m.group(), safe=""), value) if _NOT_VERBATIM.search(value) else value
+
+
+def one_line(text: str) -> str:
+    """`text` as one RIS line: each line break or control character, with the spaces around it,
+    becomes one space (a line break inside a value would end the record there)."""
+    return text if text.isprintable() else _RIS_BREAK.sub(" ", text).strip()
 
 
 def _missing(paper: Paper) -> str:
@@ -171,20 +226,20 @@ class _RisWriter(rispy.RisWriter):  # type: ignore[misc]
 def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
     """One paper as a rispy record."""
     e = paper.entry
-    record: dict[str, Any] = {"type_of_reference": "GEN", "title": e.title}
+    record: dict[str, Any] = {"type_of_reference": "GEN", "title": one_line(e.title)}
     if e.authors:
-        record["authors"] = [f"{f}, {g}" if g else f for f, g in map(split_name, e.authors)]
+        record["authors"] = [one_line(f"{f}, {g}" if g else f) for f, g in map(split_name, e.authors)]
     if e.date:
         record["year"] = str(e.date.year)
         record["date"] = e.date.strftime("%Y/%m/%d")
     if e.abstract:
-        record["abstract"] = e.abstract
+        record["abstract"] = one_line(e.abstract)
     if e.tags:
-        record["keywords"] = list(e.tags)
+        record["keywords"] = [one_line(tag) for tag in e.tags]
     if e.doi:
-        record["doi"] = e.doi
-    record["urls"] = [config.absolute(paper.route)]
-    record["id"] = paper.cite_key
+        record["doi"] = verbatim(e.doi)
+    record["urls"] = [verbatim(config.absolute(paper.route))]
+    record["id"] = verbatim(paper.cite_key)
     return record
 
 

@@ -147,22 +147,35 @@ def test_latex_escape_keeps_math_and_escapes_everything_else() -> None:
     text = r"50% of A&B_c #1 {x} ~y^z \cmd and $O(n^2)$ with an unbalanced $x}$ tail"
     escaped = citations.latex_escape(text)
     assert escaped == (r"50\% of A\&B\_c \#1 \{x\} \textasciitilde{}y\textasciicircum{}z \textbackslash{}cmd and "
-                       r"$O(n^2)$ with an unbalanced \$x\}\$ tail")
+                       r"$O(n^2)$ with an unbalanced \$x\textbraceright{}\$ tail")
 
 
 _SPECIALS = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "&": r"\&", "%": r"\%", "$": r"\$",
              "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_LONE = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 
 
 def _escaped_char_by_char(text: str) -> str:
-    """latex_escape spelled out: each special character outside nesting math replaced on its own."""
+    """latex_escape spelled out: each special character outside nesting math replaced on its own,
+    a brace without a partner spelled out in full (BibTeX counts '\\{' as a brace too)."""
     def plain(part: str) -> str:
-        return "".join(_SPECIALS.get(char, char) for char in part)
+        opened: list[int] = []
+        lone: set[int] = set()
+        for i, char in enumerate(part):
+            if char == "{":
+                opened.append(i)
+            elif char == "}":
+                if opened:
+                    opened.pop()
+                else:
+                    lone.add(i)
+        lone.update(opened)
+        return "".join(_LONE[char] if i in lone else _SPECIALS.get(char, char) for i, char in enumerate(part))
 
     def nests(math: str) -> bool:
         depth = 0
-        for i, char in enumerate(math):
-            if char in "{}" and not (i and math[i - 1] == "\\"):
+        for char in math:
+            if char in "{}":
                 depth += 1 if char == "{" else -1
                 if depth < 0:
                     return False
