@@ -1,7 +1,8 @@
 """Split `---` front matter from a Markdown body and load it with a strict YAML loader.
 
-Strict means: safe types only, duplicate keys are errors, and every key remembers
-the file line it stood on so later validation can point at it.
+Strict means: safe types only, duplicate keys are errors, anchors and aliases are
+refused, and every key remembers the file line it stood on so later validation can
+point at it.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from . import controls, yaml_aliases
 from .errors import Diagnostic, Location
 
 try:  # the C parser is several times faster; the pure one behaves the same
@@ -120,6 +122,16 @@ class StrictLoader(_BaseLoader):  # type: ignore[misc,valid-type]
 StrictLoader.add_constructor("tag:yaml.org,2002:timestamp", StrictLoader.construct_lenient_timestamp)
 
 
+class KeyLines(dict[str, int]):
+    """The file line of each key (see load_yaml), and whether the text was free of backslashes.
+
+    YAML refuses a control character written as it is; only an escape in double quotes
+    ('\\a', '\\x1b') makes one. Validation looks for them only where `plain` is False.
+    """
+
+    plain = False
+
+
 @dataclass(frozen=True)
 class Document:
     """A parsed entry file: its metadata, body and where each part starts."""
@@ -129,6 +141,7 @@ class Document:
     key_lines: dict[str, int] = field(default_factory=dict)  # 1-based file lines, also of 'key/item' (see load_yaml)
     body_line: int = 1
     has_front_matter: bool = True
+    warnings: tuple[Diagnostic, ...] = ()  # what was cleaned from the body (see clean_body)
 
 
 class FrontMatterError(Exception):
@@ -158,11 +171,17 @@ def load_yaml(text: str, path: str, first_line: int = 1) -> tuple[Any, dict[str,
     """Strictly load YAML; errors become diagnostics at the right file line.
 
     `first_line` is the file line the YAML text starts on (2 for front matter).
+    Anchors and aliases are refused before anything is built (see `yaml_aliases`).
     """
+    alias = yaml_aliases.first_alias(text, path, first_line)
+    if alias is not None:
+        raise FrontMatterError(alias)
     loader = StrictLoader(text)
     try:
         node = loader.get_single_node()  # type: ignore[no-untyped-call]
         data = loader.construct_document(node) if node is not None else None  # type: ignore[no-untyped-call]
+        lines = _key_lines(loader, node, first_line)
+        lines.plain = "\\" not in text
     except DuplicateKey as exc:
         mark = exc.problem_mark
         line = (mark.line if mark else 0) + first_line
@@ -174,21 +193,37 @@ def load_yaml(text: str, path: str, first_line: int = 1) -> tuple[Any, dict[str,
         raise FrontMatterError(_yaml_diagnostic(exc, path, first_line, text)) from None
     finally:
         loader.dispose()  # type: ignore[no-untyped-call]
-    lines: dict[str, int] = {}
-    if isinstance(node, yaml.MappingNode):
-        for key_node, value_node in node.value:
-            if isinstance(key_node, yaml.ScalarNode):
-                lines.setdefault(key_node.value, key_node.start_mark.line + first_line)
-                # and each item one level down, as 'links/code' or 'authors/2', for errors about one item
-                if isinstance(value_node, yaml.MappingNode):
-                    for item_key, _ in value_node.value:
-                        if isinstance(item_key, yaml.ScalarNode):
-                            lines.setdefault(f"{key_node.value}/{item_key.value}",
-                                             item_key.start_mark.line + first_line)
-                elif isinstance(value_node, yaml.SequenceNode):
-                    for i, item in enumerate(value_node.value):
-                        lines.setdefault(f"{key_node.value}/{i}", item.start_mark.line + first_line)
     return data, lines
+
+
+def _key_lines(loader: StrictLoader, node: yaml.Node | None, first_line: int) -> KeyLines:
+    """The file line of each top-level key, and of each item one level down, as 'links/code' or
+    'authors/2' (for errors about one item). A key YAML reads as no text ('1', 'null', 'true')
+    is found both as written and as validation names it (str() of the value: 'None', 'True')."""
+    lines = KeyLines()
+    if not isinstance(node, yaml.MappingNode):
+        return lines
+    for key_node, value_node in node.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        names = [key_node.value] if key_node.tag == _STR else [key_node.value, _key_text(loader, key_node)]
+        for key in names:
+            lines.setdefault(key, key_node.start_mark.line + first_line)
+            if isinstance(value_node, yaml.MappingNode):
+                for item_key, _ in value_node.value:
+                    if isinstance(item_key, yaml.ScalarNode):
+                        line = item_key.start_mark.line + first_line
+                        lines.setdefault(f"{key}/{item_key.value}", line)
+                        if item_key.tag != _STR:
+                            lines.setdefault(f"{key}/{_key_text(loader, item_key)}", line)
+            elif isinstance(value_node, yaml.SequenceNode):
+                for i, item in enumerate(value_node.value):
+                    lines.setdefault(f"{key}/{i}", item.start_mark.line + first_line)
+    return lines
+
+
+def _key_text(loader: StrictLoader, node: yaml.ScalarNode) -> str:
+    return str(loader.construct_object(node, deep=True))
 
 
 _UNCLOSED = {"while scanning a quoted scalar": "a quoted value", "while parsing a flow sequence": "a [ list",
@@ -206,7 +241,12 @@ def _yaml_diagnostic(exc: yaml.YAMLError, path: str, first_line: int, text: str)
         hint = "close it on this line, or quote the whole value"
     line = (mark.line + first_line) if mark is not None else first_line
     col = (mark.column + 1) if mark is not None else 0
-    if "mapping values are not allowed" in problem:
+    if isinstance(exc, yaml.reader.ReaderError) and isinstance(exc.character, int):  # a NUL, BEL, ESC …
+        at = exc.position  # an index into the text; no mark
+        line, col = first_line + text.count("\n", 0, at), at - text.rfind("\n", 0, at)
+        problem = f"control character {controls.name(chr(exc.character))} is not allowed"
+        hint = "delete the invisible control character from this line"
+    elif "mapping values are not allowed" in problem:
         hint = "a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'"
     elif "found character '\\t'" in problem or (mark is not None and _char_at(text, mark.line, mark.column) == "\t"):
         hint = "YAML does not allow tabs for indentation; use spaces"
@@ -240,7 +280,20 @@ def parse(text: str, path: str) -> Document:
             Location(path, 2), "E103", "front matter must be a mapping of fields",
             "write one 'key: value' per line",
         ))
-    return Document(data, body, key_lines, body_line)
+    body, warnings = clean_body(body, body_line, path)
+    return Document(data, body, key_lines, body_line, warnings=warnings)
+
+
+def clean_body(body: str, body_line: int, path: str) -> tuple[str, tuple[Diagnostic, ...]]:
+    """The body without control characters, and a warning at the line of the first one."""
+    found = controls.CONTROL.search(body)  # one scan of the text: the body of nearly every entry is clean
+    if found is None:
+        return body, ()
+    line = body_line + body.count("\n", 0, found.start())
+    return controls.clean(body), (Diagnostic(
+        Location(path, line), "W341", f"control character {controls.name(found.group())} removed from the notes",
+        "it is invisible, and no feed or page may hold it; delete it from the file", severity="warning",
+    ),)
 
 
 class _PlainDumper(_BaseDumper):  # type: ignore[misc,valid-type]

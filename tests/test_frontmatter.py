@@ -11,7 +11,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import frontmatter
+from sitegen import controls, frontmatter
 from sitegen.frontmatter import FrontMatterError
 
 
@@ -103,11 +103,11 @@ def test_syntax_error_line_counts_from_the_file_start() -> None:
     "a: !!float x",
     "a: !!bool maybe",
     "--- !!map\n- a",
-    "b: *undefined",
+    "b: *undefined",  # an alias (E340)
 ])
 def test_unusual_yaml_is_an_error_not_a_crash(text: str) -> None:
     message = _error(f"---\n{text}\n---\n")
-    assert message.startswith("content/papers/x.md:") and "error[E10" in message
+    assert message.startswith("content/papers/x.md:") and ("error[E10" in message or "error[E340]" in message)
 
 
 def test_impossible_date_stays_text_for_validation() -> None:
@@ -160,9 +160,12 @@ def test_render_parse_round_trip(title: str, abstract: str, authors: list[str], 
     text = frontmatter.render(meta, body)
     doc = frontmatter.parse(text, "x.md")
     assert doc.meta == meta
-    assert doc.body.strip("\n") == body.replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    lines = body.replace("\r\n", "\n").replace("\r", "\n")
+    assert doc.body.strip("\n") == controls.clean(lines).strip("\n")  # control characters removed
+    assert bool(doc.warnings) == bool(controls.CONTROL.search(lines.strip("\n")))
     assert text.endswith("\n") and not text.endswith("\n\n")
-    assert frontmatter.render(doc.meta, doc.body) == text  # a second render changes nothing
+    if not doc.warnings:
+        assert frontmatter.render(doc.meta, doc.body) == text  # a second render changes nothing
 
 
 @settings(max_examples=200, deadline=None)
@@ -191,7 +194,7 @@ def test_odd_yaml_never_crashes_the_parser(lines: list[str]) -> None:
     try:
         frontmatter.parse("---\n" + "\n".join(lines) + "\n---\n", "x.md")
     except FrontMatterError as exc:
-        assert exc.diagnostic.code in ("E101", "E102", "E103")
+        assert exc.diagnostic.code in ("E101", "E102", "E103", "E340")
 
 
 _KEYS = st.sampled_from(["title", "authors", "tags", "date", "abstract", "score", "links"])
@@ -268,3 +271,20 @@ def test_a_duplicate_key_is_the_same_error_with_or_without_an_alias() -> None:
     aliased = _both("a: &x 1\nb:\n  c: *x\n  c: 3\n")
     assert plain[0] == plain[1] and aliased[0] == aliased[1]
     assert plain[0][0] == aliased[0][0] == "error" and plain[0][1].split(":")[:2] == ["x.md", "5"]
+
+
+def test_control_characters_are_removed_from_the_body_with_a_warning_at_their_line() -> None:
+    doc = frontmatter.parse("---\ntitle: T\n---\n\nFine.\nA bell\a, an \x1b[2Jescape,\x00 a NUL\x85.\n\tTab.\n", "x.md")
+    assert doc.body == "\nFine.\nA bell, an [2Jescape, a NUL.\n\tTab.\n"
+    assert [w.format() for w in doc.warnings] == [
+        "x.md:6: warning[W341]: control character U+0007 removed from the notes\n"
+        "  hint: it is invisible, and no feed or page may hold it; delete it from the file"]
+    assert frontmatter.parse("---\ntitle: T\n---\nClean\ttext.\n", "x.md").warnings == ()
+
+
+def test_a_raw_control_character_in_front_matter_is_an_error_with_a_hint() -> None:
+    assert _error("---\ntitle: T\nabstract: a\x07b\n---\n") == (
+        "content/papers/x.md:3:12: error[E101]: invalid YAML: control character U+0007 is not allowed\n"
+        "  hint: delete the invisible control character from this line")
+    assert _error("---\ntitle: T\ntags: [a, \"\x9b\"]\n---\n").startswith(
+        "content/papers/x.md:3:12: error[E101]: invalid YAML: control character U+009B is not allowed\n")
