@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
 from functools import cache
 from pathlib import Path
@@ -11,10 +12,12 @@ from typing import Any
 import feedparser
 import pytest
 
+from sitegen.build import build
 from sitegen.routes import TOPIC_FEED_SIZE
 
 from .conftest import BuiltSite
 from .html_tools import committed_entries, entry_date, listed_papers, read_html
+from .site_factory import copy_site
 
 FEED_SIZE = 50
 
@@ -138,3 +141,34 @@ def test_each_paper_keeps_one_id_across_feeds(built_site: BuiltSite, feed: str) 
     for entry in parse(built_site.output, feed).entries:
         if _slug(entry.link) in ids:
             assert entry.id == ids[_slug(entry.link)]
+
+
+_HOSTILE_ENTRY = (
+    '---\ntitle: "Bells\\a and \\e[31mescapes\\e[0m\\0"\nauthors: ["Ann\\x07 Lee", Bob Roe]\n'
+    'date: 2025-02-04\nadded: 2099-01-01\ntags: ["bell\\x07", "c1\\x9b"]\n'
+    'abstract: "An abstract\\x00 with \\x1b NUL, ESC, DEL\\x7f, NEL\\x85 and \\x9b C1."\n'
+    "---\n\nNotes with a bell\x07, a NUL\x00, a form feed\x0c and an escape\x1b[2J.\n"
+)
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def test_control_characters_in_content_leave_every_feed_and_page_clean(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=2)
+    (root / "content" / "papers" / "bells.md").write_text(_HOSTILE_ENTRY, encoding="utf-8")
+    (root / "content" / "authors" / "ann-lee.yaml").write_text('name: "Ann\\e Lee"\nh_index: 3\n', encoding="utf-8")
+    result = build(root, search=False, use_cache=False)
+    assert {d.location.path for d in result.warnings.items if d.code == "W341"} == {
+        "content/authors/ann-lee.yaml", "content/papers/bells.md"}
+    output = root / "public"
+    tag_feeds = [f"tags/{tag}/feed.xml" for tag in ("bell", "c1")]
+    for name in ["feed.xml", "recent/feed.xml", "authors/ann-lee/feed.xml", *tag_feeds]:
+        feed = feedparser.parse((output / name).read_bytes())
+        assert feed.bozo == 0, f"{name}: {feed.get('bozo_exception')}"
+        titles = [e.title for e in feed.entries]
+        assert "Bells and [31mescapes[0m" in titles, name
+    page = (output / "papers" / "bells" / "index.html").read_text(encoding="utf-8")
+    assert "Notes with a bell, a NUL, a form feed and an escape[2J." in page
+    for path in sorted(output.rglob("*")):
+        if path.suffix in (".html", ".xml", ".json", ".bib", ".ris", ".txt"):
+            text = path.read_bytes().decode("utf-8")
+            assert not _CONTROL.search(text.replace("\r\n", "\n")), path.relative_to(output)

@@ -73,7 +73,7 @@ def test_datetime_is_accepted_as_its_date() -> None:
     ("tags: [a, '']\n", "'tags': list items must not be empty"),
     ("author_count: many\n", "'author_count': expected a whole number, found text"),
     ("upvotes: 2.5\n", "'upvotes': expected a whole number, found the float 2.5"),
-    ("upvotes: -1\n", "'upvotes': -1 is out of range 0–None"),
+    ("upvotes: -1\n", "'upvotes': -1 is less than 0"),
     ("rating: 6\n", "'rating': 6 is out of range 1–5"),
     ("rating: true\n", "'rating': expected a whole number, found true/false"),
     ("draft: 'no'\n", "'draft': expected true or false, found text"),
@@ -187,3 +187,86 @@ def test_non_text_keys_are_unknown_fields() -> None:
 def test_diagnostics_are_diagnostics() -> None:
     _, problems = schema.validate_entry({}, {}, "x.md")
     assert all(isinstance(p, Diagnostic) for p in problems)
+
+
+_CONTROL_HINT = "it is invisible, and no feed, page or citation may hold it; delete it from the file"
+
+
+def test_control_characters_are_removed_with_a_warning_at_the_fields_line() -> None:
+    clean, problems = _validate(
+        'title: "Bell\\a and \\e[31mred\\e[0m"\nauthors:\n- Ann Lee\n- "Bob\\0 Roe"\n'
+        'abstract: "one\\x85two\\x9bthree\\x7f\\r\\nfour"\nlinks: {code: "https://x.org/\\x01"}\n'
+        'tags: [ok, "t\\x1f"]\n')
+    assert clean == {"title": "Bell and [31mred[0m", "authors": ["Ann Lee", "Bob Roe"],
+                     "abstract": "onetwothree\nfour", "links": {"code": "https://x.org/"}, "tags": ["ok", "t"]}
+    assert problems == [f"content/papers/x.md:{line}: warning[W341]: '{key}': control character {char} removed\n"
+                        f"  hint: {_CONTROL_HINT}" for line, key, char in [
+                            (2, "title", "U+0007"), (5, "authors", "U+0000"), (6, "abstract", "U+0085"),
+                            (7, "links", "U+0001"), (8, "tags", "U+001F")]]
+
+
+def test_control_characters_in_an_author_file_are_removed_with_a_warning() -> None:
+    data, lines = frontmatter.load_yaml('name: "Ann\\x1b] Lee"\naliases: [A. Lee, "A.\\u0090 L."]\n',
+                                        "content/authors/a.yaml")
+    clean, problems = schema.validate_author(data, lines, "content/authors/a.yaml")
+    assert clean == {"name": "Ann] Lee", "aliases": ["A. Lee", "A. L."]}
+    assert [p.format().splitlines()[0] for p in problems] == [
+        "content/authors/a.yaml:1: warning[W341]: 'name': control character U+001B removed",
+        "content/authors/a.yaml:2: warning[W341]: 'aliases': control character U+0090 removed"]
+
+
+def test_a_field_made_empty_by_the_cleaning_is_an_error() -> None:
+    _, problems = _validate('title: "\\a"\ntags: ["\\e"]\n')
+    assert [p.splitlines()[0] for p in problems] == [
+        "content/papers/x.md:2: warning[W341]: 'title': control character U+0007 removed",
+        "content/papers/x.md:2: error[E203]: 'title': must not be empty",
+        "content/papers/x.md:3: warning[W341]: 'tags': control character U+001B removed",
+        "content/papers/x.md:3: error[E203]: 'tags': list items must not be empty"]
+
+
+def test_an_unknown_field_name_is_shown_with_its_control_characters_escaped() -> None:
+    problems = _validate('title: T\n"\\e[2Jx": 1\n')[1]
+    assert problems[0].startswith("content/papers/x.md:3: error[E201]: unknown field '\\x1b[2Jx'\n")
+
+
+@pytest.mark.parametrize("doi", ["10.1234/x}, note = {pwned", "10.1234/a b", "10.1234/x{y}", '10.1234/\\"q\\"',
+                                 "10.1234/back\\\\slash", "10.1234/x\\n", "10.1234/x\\ty"])
+def test_a_doi_with_braces_spaces_quotes_or_a_line_break_is_refused(doi: str) -> None:
+    assert _one(f'title: T\ndoi: "{doi}"\n').startswith("content/papers/x.md:3: error[E203]: 'doi': invalid DOI ")
+    assert _one(f'title: T\ndoi: "{doi}"\n').endswith(
+        "hint: expected something like 10.1145/3581784.3607040 (no spaces, braces, quotes or backslashes)")
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("arxiv", "2101.00010\\n"), ("arxiv", "2101.00010}"), ("category", "cs.DC\\n"), ("date", "2025-02-04\\n"),
+    ("links", {"code": "https://x.org/\\n"}),
+])
+def test_a_final_line_break_does_not_pass_a_pattern(key: str, value: Any) -> None:
+    text = f'{key}: "{value}"\n' if isinstance(value, str) else f'{key}: {{code: "{value["code"]}"}}\n'
+    assert _one("title: T\n" + text).startswith(f"content/papers/x.md:3: error[E203]: '{key}': ")
+
+
+@pytest.mark.parametrize(("yaml_text", "expected"), [
+    ("sources: 5\n", "3: error[E203]: 'sources': expected a list of source records"),
+    ("sources:\n- {1: a, file: x.txt}\n", "4: error[E203]: 'sources': source record 1: the name 1 is not text"),
+    ("sources:\n- {file: x.txt}\n- {null: y}\n",
+     "5: error[E203]: 'sources': source record 2: the name None is not text"),
+    ("sources:\n- {file: [x.txt]}\n", "4: error[E203]: 'sources': source record 1: 'file' is a list"),
+    ("sources:\n- {score: .nan}\n", "4: error[E203]: 'sources': source record 1: 'score' is the float nan"),
+    ("tags: {a: 1}\n", "3: error[E203]: 'tags': expected a list, found a mapping"),
+    ("authors: 5\n", "3: error[E203]: 'authors': expected a list, found the int 5"),
+    ("null: y\n", "3: error[E201]: unknown field 'None'"),
+    ("true: y\n", "3: error[E201]: unknown field 'True'"),
+    ("links: {null: https://x.org}\n", "3: error[E203]: 'links': link name None must be text"),
+    ("author_count: 99999999999999999999999\n", "3: error[E203]: 'author_count': the number 99999999999999999999999 "
+                                                "is too large"),
+    ("upvotes: 9007199254740992\n", "3: error[E203]: 'upvotes': the number 9007199254740992 is too large"),
+    ("score: .nan\n", "3: error[E203]: 'score': the number nan is not finite or too large"),
+    ("score: -.inf\n", "3: error[E203]: 'score': the number -inf is not finite or too large"),
+    ("title: " + "9" * 200 + "\n", "2: error[E203]: 'title': expected text, found the int " + "9" * 59 + "…"),
+])
+def test_odd_values_are_diagnostics_with_a_hint(yaml_text: str, expected: str) -> None:
+    text = yaml_text if yaml_text.startswith("title:") else "title: T\n" + yaml_text
+    problem = _one(text)
+    assert problem.startswith("content/papers/x.md:" + expected), problem
+    assert "\n  hint: " in problem
