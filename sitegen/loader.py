@@ -380,6 +380,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     except frontmatter.FrontMatterError as exc:
         report.add(exc.diagnostic)
         return None
+    report.extend(list(doc.warnings))  # control characters removed from the notes (W341)
     meta, problems = schema.validate_entry(doc.meta, doc.key_lines, shown)
     report.extend(problems)
     if any(p.severity == "error" for p in problems):

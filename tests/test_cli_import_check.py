@@ -34,6 +34,13 @@ def copy_site(dest: Path, with_entries: bool = True) -> Path:
     return dest
 
 
+def new_site(root: Path) -> Path:
+    """An empty site: a one-line site.yaml and an empty content/papers/, which is returned."""
+    (root / "site.yaml").write_text("title: Test list\n", encoding="utf-8")
+    (root / "content" / "papers").mkdir(parents=True)
+    return root / "content" / "papers"
+
+
 def tree(folder: Path) -> dict[str, bytes]:
     return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -91,7 +98,7 @@ def test_console_script(tmp_path: Path) -> None:
     assert exe, "the sitegen console script is installed by `pip install -e .`"
     ok = subprocess.run([exe, "check", "--root", str(REPO)], capture_output=True, text=True, timeout=60, check=False)
     assert ok.returncode == 0 and "ok: 106 entries" in ok.stdout
-    (tmp_path / "content" / "papers").mkdir(parents=True)
+    new_site(tmp_path)
     (tmp_path / "content" / "papers" / "x.md").write_text("---\ntitle: BERT: Pre-training\n---\n")
     bad = subprocess.run([exe, "check", "--root", str(tmp_path)], capture_output=True, text=True, timeout=60,
                          check=False)
@@ -269,7 +276,7 @@ def test_check_reports_every_problem_of_every_file(site: Path) -> None:
 
 @pytest.mark.parametrize("name", sorted(BROKEN))
 def test_check_each_problem_alone(tmp_path: Path, name: str) -> None:
-    (tmp_path / "content" / "papers").mkdir(parents=True)
+    new_site(tmp_path)
     (tmp_path / "content" / "papers" / name).write_text(BROKEN[name], encoding="utf-8")
     result = sitegen("check", "--root", str(tmp_path))
     assert result.exit_code == 1
@@ -279,24 +286,21 @@ def test_check_each_problem_alone(tmp_path: Path, name: str) -> None:
 
 
 def test_check_accepts_crlf_and_bom_entries(tmp_path: Path) -> None:
-    papers = tmp_path / "content" / "papers"
-    papers.mkdir(parents=True)
+    papers = new_site(tmp_path)
     (papers / "x.md").write_bytes(b"\xef\xbb\xbf---\r\ntitle: T\r\ndate: 2025-01-01\r\n---\r\nNotes")
     result = sitegen("check", "--root", str(tmp_path))
     assert result.exit_code == 0 and result.stdout.strip() == "ok: 1 entries, 0 author profiles"
 
 
 def test_check_line_numbers_after_a_bom_and_crlf(tmp_path: Path) -> None:
-    papers = tmp_path / "content" / "papers"
-    papers.mkdir(parents=True)
+    papers = new_site(tmp_path)
     (papers / "x.md").write_bytes(b"\xef\xbb\xbf---\r\ntitle: T\r\n\r\ndate: soon\r\n---\r\n")
     result = sitegen("check", "--root", str(tmp_path))
     assert result.stderr.splitlines()[0] == "content/papers/x.md:4: error[E203]: 'date': invalid date 'soon'"
 
 
 def test_check_names_a_non_utf8_entry(tmp_path: Path) -> None:
-    papers = tmp_path / "content" / "papers"
-    papers.mkdir(parents=True)
+    papers = new_site(tmp_path)
     (papers / "x.md").write_bytes("---\ntitle: Café\n---\n".encode("latin-1"))
     result = sitegen("check", "--root", str(tmp_path))
     assert result.exit_code == 1
