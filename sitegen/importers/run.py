@@ -52,6 +52,7 @@ class _Existing:
     meta: dict[str, Any]
     body: str
     text: str
+    shown: str  # the path as messages show it
     title_line: int = 1
 
 
@@ -160,7 +161,7 @@ def _load_existing(folder: Path, root: Path, report: Report) -> list[_Existing]:
         except frontmatter.FrontMatterError as exc:
             report.add(exc.diagnostic)
             continue
-        entries.append(_Existing(path, doc.meta, doc.body, text, doc.key_lines.get("title", 1)))
+        entries.append(_Existing(path, doc.meta, doc.body, text, shown, doc.key_lines.get("title", 1)))
     return entries
 
 
@@ -169,7 +170,7 @@ def _plan_papers(dumps: list[ParsedDump], existing: list[_Existing], state: dict
                  result: ImportResult, writes: dict[Path, str]) -> None:
     tagger = Tagger(cfg.tags)
     papers = Papers(known_entry(i, e.meta, e.meta["title"] if isinstance(e.meta.get("title"), str) else e.path.stem,
-                                Location(relpath(e.path, root), e.title_line)) for i, e in enumerate(existing))
+                                Location(e.shown, e.title_line)) for i, e in enumerate(existing))
     papers.assign(dumps)
     slugs = {e.path.stem: papers.all[i] for i, e in enumerate(existing)}  # file name -> the paper it holds
     folder = site_config.Paths(root).papers
@@ -187,12 +188,11 @@ def _plan_papers(dumps: list[ParsedDump], existing: list[_Existing], state: dict
         entry = existing[paper.entry]
         meta, state[key] = merge_into(entry.meta, fields, state.get(key, {}), update)
         text = _render_keeping_body(meta, entry)
-        shown = relpath(entry.path, root)
         if text != entry.text:
             writes[entry.path] = text
-            result.merged.append(shown)
+            result.merged.append(entry.shown)
         else:
-            result.unchanged.append(shown)
+            result.unchanged.append(entry.shown)
 
 
 def _new_slug(paper: Paper, papers: Papers, slugs: dict[str, Paper], root: Path, report: Report) -> str:
