@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from . import frontmatter
+from . import controls, frontmatter
+from .controls import shown
 from .errors import Diagnostic, Location, SitegenError
 
 CONFIG_FILE = "site.yaml"
@@ -118,7 +119,10 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
             problems.append(Diagnostic(where, "E002", f"unknown setting '{key}'",
                                        f"did you mean '{close[0]}'?" if close else ""))
         elif isinstance(value, bool) or not isinstance(value, expected):
-            problems.append(Diagnostic(where, "E003", f"'{key}' must be {expected.__name__}, found {value!r}", ""))
+            problems.append(Diagnostic(where, "E003", f"'{key}' must be {expected.__name__}, found {shown(value)}", ""))
+        elif (bad := _control(value)) is not None:
+            problems.append(Diagnostic(where, "E008", f"'{key}' holds the control character {bad}",
+                                       "remove it: control characters are invisible and break feeds and pages"))
         elif key == "tags":
             tags, tag_problems = _tag_map(value, where)
             values[key] = tags
@@ -133,6 +137,20 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
                                    f"'language' must be a language tag such as en or en-GB, found "
                                    f"{values['language']!r}", ""))
     return values, problems
+
+
+def _control(value: Any) -> str | None:
+    """The first control character in a setting's text (its keys and items too), named as U+XXXX."""
+    texts = [value] if isinstance(value, str) else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            texts += [str(key)] + ([item] if isinstance(item, str) else [i for i in item if isinstance(i, str)]
+                                   if isinstance(item, list) else [])
+    for text in texts:
+        found = controls.first(text)
+        if found is not None:
+            return controls.name(found.group())
+    return None
 
 
 TagMap = tuple[tuple[str, tuple[str, ...]], ...]

@@ -170,3 +170,14 @@ def test_an_unexpected_failure_is_said_as_a_bug_not_a_traceback(tmp_path: Path, 
     assert result.exit_code == 1
     assert ".: error[E999]: internal error: ValueError: something no one expected" in result.output
     assert "SITEGEN_DEBUG=1" in result.output and "Traceback" not in result.output
+
+
+def test_a_control_character_in_site_yaml_is_an_error(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", PAPERS)
+    config = root / "site.yaml"
+    text = config.read_text(encoding="utf-8").replace("curator: The sitegen curators", 'curator: "Ada\\a Lovelace"')
+    config.write_text(text, encoding="utf-8")
+    run = sitegen("build", "--root", root, "--no-search")
+    _no_traceback(run)
+    assert "error[E008]: 'curator' holds the control character U+0007" in run.stderr
+    assert not (root / "public").exists()

@@ -27,6 +27,7 @@ import bibtexparser
 import rispy
 from bibtexparser import model as bib
 
+from ..categories import canonical
 from ..config import SiteConfig
 from ..markdown import INLINE_MATH
 from ..model import Paper
@@ -150,7 +151,7 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     if e.arxiv:
         fields += [bib.Field("eprint", verbatim(e.arxiv)), bib.Field("archiveprefix", "arXiv")]
         if e.category:
-            fields.append(bib.Field("primaryclass", verbatim(e.category)))
+            fields.append(bib.Field("primaryclass", verbatim(canonical(e.category))))  # arXiv's spelling
     if e.doi:
         fields.append(bib.Field("doi", verbatim(e.doi)))
     if e.tags:
