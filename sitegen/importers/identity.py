@@ -12,6 +12,7 @@ Anything else is a different paper, even under the same title.
 
 from __future__ import annotations
 
+import datetime as dt
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -44,7 +45,7 @@ class Paper:
     titles: set[str] = field(default_factory=set)
     loose: set[str] = field(default_factory=set)
     abstracts: set[str] = field(default_factory=set)
-    dates: set[Any] = field(default_factory=set)
+    dates: set[dt.date] = field(default_factory=set)
     records: set[tuple[str, str]] = field(default_factory=set)
 
     def similar_keys(self) -> set[str]:
@@ -75,12 +76,13 @@ def known_entry(index: int, meta: dict[str, Any], label: str, location: Location
     """What an entry's front matter tells of its identity: its titles, abstract, dates and sources."""
     known = Paper(label, location, entry=index)
     titles = [meta.get("title")]
-    for record in meta.get("sources") or []:
+    sources = meta.get("sources")
+    for record in sources if isinstance(sources, list) else []:
         if isinstance(record, dict):
             titles.append(record.get("title"))
             if isinstance(record.get("title"), str) and isinstance(record.get("file"), str):
                 known.records.add((record["file"], strict_key(record["title"])))
-            if record.get("date") is not None:
+            if isinstance(record.get("date"), dt.date):
                 known.dates.add(record["date"])
     for title in titles:
         if isinstance(title, str):
@@ -88,7 +90,7 @@ def known_entry(index: int, meta: dict[str, Any], label: str, location: Location
             known.loose.add(title_key(title))
     if isinstance(meta.get("abstract"), str) and meta["abstract"].strip():
         known.abstracts.add(abstract_key(meta["abstract"]))
-    if meta.get("date") is not None:
+    if isinstance(meta.get("date"), dt.date):  # a hand-edited date may be anything, even a list
         known.dates.add(meta["date"])
     return known
 

@@ -175,3 +175,14 @@ def test_a_dump_without_read_permission(site: Path) -> None:
             "content/dumps/004_secret.txt: error[E304]: cannot read the file: Permission denied"
     finally:
         dump.chmod(0o644)
+
+
+def test_existing_entries_with_fields_of_any_type(site: Path) -> None:
+    """Hand edits may leave any YAML in an entry; telling papers apart must not trip over it."""
+    papers = site / "content" / "papers"
+    (papers / "odd.md").write_text("---\ntitle: [a, list]\ndate: [2026, 1]\nabstract: {a: b}\nsources:\n- [x]\n"
+                                   "- {file: [f], title: {t: 1}, date: [d]}\n- 3\n---\n", encoding="utf-8")
+    (papers / "odder.md").write_text("---\ntitle: VTC\ndate: {y: 1}\nsources: 7\n---\n", encoding="utf-8")
+    dump = write_dump(site, "004_new.txt", listing(("VTC", "A paper called VTC, a different one, long enough.", "Feb 1")))
+    result = run_import(site, [dump], captured=dt.date(2026, 6, 1))
+    assert not result.failed and len(result.new) == 1
