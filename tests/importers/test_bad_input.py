@@ -183,6 +183,7 @@ def test_existing_entries_with_fields_of_any_type(site: Path) -> None:
     (papers / "odd.md").write_text("---\ntitle: [a, list]\ndate: [2026, 1]\nabstract: {a: b}\nsources:\n- [x]\n"
                                    "- {file: [f], title: {t: 1}, date: [d]}\n- 3\n---\n", encoding="utf-8")
     (papers / "odder.md").write_text("---\ntitle: VTC\ndate: {y: 1}\nsources: 7\n---\n", encoding="utf-8")
-    dump = write_dump(site, "004_new.txt", listing(("VTC", "A paper called VTC, a different one, long enough.", "Feb 1")))
+    paper = ("VTC", "A paper called VTC, a different one, long enough.", "Feb 1")
+    dump = write_dump(site, "004_new.txt", listing(paper))
     result = run_import(site, [dump], captured=dt.date(2026, 6, 1))
     assert not result.failed and len(result.new) == 1
