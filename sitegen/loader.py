@@ -175,7 +175,8 @@ def _read_hashed(path: Path, shown: str, report: Report) -> tuple[bytes, str, Fi
     return None if read is None else (read[0], hashlib.sha256(read[0]).hexdigest(), read[1])
 
 
-def _read(path: Path, shown: str, report: Report) -> str | None:
+def read_text(path: Path, shown: str, report: Report) -> str | None:
+    """A content file's text, or None with the reason reported (not a regular file, unreadable, not UTF-8)."""
     read = _read_bytes(path, shown, report)
     return None if read is None else _decode(read[0], shown, report)
 
@@ -357,7 +358,7 @@ def load_entry(path: Path, root: Path, report: Report, cache: ParseCache | None 
     """
     if previous is not None and cache is None:
         shown = _shown(path, root, root.resolve())
-        text = _read(path, shown, report)
+        text = read_text(path, shown, report)
         return None if text is None else entry_from_text(text, shown, path.stem, report, previous)
     found = load_entries([path], root, report, cache, 1)
     return found[0] if found else None
@@ -436,7 +437,7 @@ def same_front_matter(old: Entry, new: Entry) -> bool:
 def load_profile(path: Path, root: Path, report: Report) -> AuthorProfile | None:
     """Parse and validate one author profile file."""
     shown = relpath(path, root)
-    text = _read(path, shown, report)
+    text = read_text(path, shown, report)
     if text is None:
         return None
     try:

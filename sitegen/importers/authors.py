@@ -15,6 +15,7 @@ from typing import Any
 
 from .. import frontmatter
 from ..errors import Diagnostic, Location, Report, relpath
+from ..loader import read_text
 from ..slugs import slugify, unique_slug
 from .common import ParsedDump
 from .identity import choose_key, state_keys
@@ -44,15 +45,11 @@ def load(folder: Path, root: Path, report: Report) -> list[AuthorFile]:
     files: list[AuthorFile] = []
     for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
         shown = relpath(path, root)
+        text = read_text(path, shown, report)  # a FIFO named *.yaml is refused, not waited on
+        if text is None:
+            continue
         try:
-            text = path.read_text(encoding="utf-8-sig")
             data, _ = frontmatter.load_yaml(text, shown)
-        except UnicodeDecodeError:
-            report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
-            continue
-        except OSError as exc:
-            report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
-            continue
         except frontmatter.FrontMatterError as exc:
             report.add(exc.diagnostic)
             continue

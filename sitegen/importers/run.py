@@ -16,6 +16,7 @@ from typing import Any
 from .. import config as site_config
 from .. import frontmatter
 from ..errors import Diagnostic, Location, Report, relpath
+from ..loader import read_text
 from ..slugs import slugify, unique_slug
 from ..tagging import Tagger
 from . import authors, manifest, parse_dump, transaction
@@ -148,13 +149,8 @@ def _load_existing(folder: Path, root: Path, report: Report) -> list[_Existing]:
     entries: list[_Existing] = []
     for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         shown = relpath(path, root)
-        try:
-            text = path.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError:
-            report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
-            continue
-        except OSError as exc:
-            report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror}")
+        text = read_text(path, shown, report)  # a FIFO named *.md is refused, not waited on
+        if text is None:
             continue
         try:
             doc = frontmatter.parse(text, shown)

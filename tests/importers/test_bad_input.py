@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -187,3 +189,15 @@ def test_existing_entries_with_fields_of_any_type(site: Path) -> None:
     dump = write_dump(site, "004_new.txt", listing(paper))
     result = run_import(site, [dump], captured=dt.date(2026, 6, 1))
     assert not result.failed and len(result.new) == 1
+
+
+@pytest.mark.parametrize("folder", ["papers", "authors"])
+def test_a_fifo_among_the_content_files_is_refused_not_waited_on(site: Path, folder: str) -> None:
+    suffix = ".md" if folder == "papers" else ".yaml"
+    os.mkfifo(site / "content" / folder / f"pipe{suffix}")
+    before = snapshot(site)
+    run = subprocess.run([sys.executable, "-c", "from sitegen.cli import run; run()", "import", "--root", str(site)],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert run.returncode == 1 and "Traceback" not in run.stderr
+    assert f"content/{folder}/pipe{suffix}:1: error[E105]: cannot read the file" in run.stderr
+    assert snapshot(site) == before
