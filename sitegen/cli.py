@@ -283,6 +283,9 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
 
     with failures():  # a busy port or a --bind that is no address here: a diagnostic, exit status 1
         site_config.require(root)
+        from .writer import recover
+
+        recover(root / "public")  # what a killed build left, finished or removed, as a build's start does
         session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
                                  log=lambda text: say(text, stderr=True),
                                  search=not no_search)
