@@ -44,6 +44,7 @@ class Entry:
     rating: int | None = None
     arxiv: str | None = None
     doi: str | None = None
+    venue: str | None = None  # the journal or conference, when enrichment found one
     draft: bool = False
     sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
     title_html: str = ""
@@ -416,6 +417,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         rating=meta.get("rating"),
         arxiv=meta.get("arxiv"),
         doi=meta.get("doi"),
+        venue=meta.get("venue"),
         draft=meta.get("draft", False),
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
         title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),

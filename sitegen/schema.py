@@ -234,6 +234,8 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "arxiv": pattern(ARXIV_ID, "arXiv id", "2101.00010"),
     "doi": pattern(DOI, "DOI", "10.1145/3581784.3607040", " (no spaces, braces, quotes or backslashes)"),
     "draft": boolean,
+    "venue": text,
+    "enrich": boolean,  # false: `sitegen enrich` leaves the entry alone
     "abstract": text,
     "sources": sources,
 }
