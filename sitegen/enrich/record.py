@@ -42,3 +42,4 @@ class Record:
     upvotes: int | None = None
     organization: str | None = None
     keywords: tuple[str, ...] = ()
+    year: int | None = None  # date's year, or the year alone where a source knows no day (S2 often)
