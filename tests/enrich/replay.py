@@ -55,6 +55,10 @@ class Seen:
     def param(self, name: str) -> str | None:
         return dict(self.query).get(name)
 
+    def header(self, name: str) -> str | None:
+        """A header by name, in any case (urllib sends `X-api-key` for `x-api-key`)."""
+        return next((value for key, value in self.headers.items() if key.lower() == name.lower()), None)
+
 
 @dataclass
 class _State:

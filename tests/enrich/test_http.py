@@ -16,7 +16,11 @@ from sitegen.enrich.http import Fetcher, SourceError, Unreachable, retry_after
 from sitegen.errors import Location
 from tests.enrich.replay import ReplayServer, Reply
 
-SLACK = 0.02  # the server stamps arrival, the client its send: a little jitter between the two
+# A request's pace is stamped by the client before it sends, its arrival by the server when it
+# has read it: a loaded machine can delay the second stamp by some tens of milliseconds. A wait
+# after an answer (backoff, Retry-After) has no such jitter: the client waits only once the
+# server has stamped the request it answers.
+JITTER = 0.06
 
 
 def quick(**options: object) -> Fetcher:
@@ -34,8 +38,8 @@ def gaps(server: ReplayServer) -> list[float]:
 def test_user_agent_names_sitegen_its_version_and_a_url(replay: ReplayServer) -> None:
     replay.add("/p", Reply.json({}))
     quick().get("hf", f"{replay.url}/p")
-    agent = replay.seen[0].headers["User-Agent"]
-    assert agent.startswith(f"sitegen/{__version__} (+https://")
+    agent = replay.seen[0].header("user-agent")
+    assert agent is not None and agent.startswith(f"sitegen/{__version__} (+https://")
 
 
 def test_requests_to_one_host_are_spaced_by_the_delay(replay: ReplayServer) -> None:
@@ -44,7 +48,7 @@ def test_requests_to_one_host_are_spaced_by_the_delay(replay: ReplayServer) -> N
     for n in range(4):
         fetcher.get("s2", f"{replay.url}/p?n={n}")
     assert len(replay.seen) == 4
-    assert all(gap >= 0.2 - SLACK for gap in gaps(replay)), gaps(replay)
+    assert all(gap >= 0.2 - JITTER for gap in gaps(replay)), gaps(replay)
 
 
 def test_without_a_delay_each_source_keeps_its_own_pace(replay: ReplayServer) -> None:
@@ -52,7 +56,7 @@ def test_without_a_delay_each_source_keeps_its_own_pace(replay: ReplayServer) ->
     fetcher = quick(delay=None)
     fetcher.get("hf", f"{replay.url}/p?n=1")
     fetcher.get("hf", f"{replay.url}/p?n=2")
-    assert gaps(replay)[0] >= 0.6 - SLACK  # Hugging Face: 500 calls per 5 minutes
+    assert gaps(replay)[0] >= 0.6 - JITTER  # Hugging Face: 500 calls per 5 minutes
 
 
 def test_arxiv_gets_one_connection_at_a_time(replay: ReplayServer) -> None:
@@ -80,7 +84,7 @@ def test_retry_after_in_seconds_is_honoured(replay: ReplayServer) -> None:
     response = quick().get("s2", f"{replay.url}/p")
     assert response.status == 200 and response.json() == {"ok": True}
     assert len(replay.seen) == 2
-    assert gaps(replay)[0] >= 1.0 - SLACK
+    assert gaps(replay)[0] >= 1.0
 
 
 def test_retry_after_as_an_http_date_is_honoured(replay: ReplayServer) -> None:
@@ -88,7 +92,7 @@ def test_retry_after_as_an_http_date_is_honoured(replay: ReplayServer) -> None:
     header = when.strftime("%a, %d %b %Y %H:%M:%S GMT")  # whole seconds: between 1 and 2 s from now
     replay.add("/p", Reply(503, b"", (("Retry-After", header),)), Reply.json({}))
     quick().get("hf", f"{replay.url}/p")
-    assert gaps(replay)[0] >= 1.0 - SLACK
+    assert gaps(replay)[0] >= 0.9  # at least a second after the test began, less the first request's trip
 
 
 @pytest.mark.parametrize(
@@ -124,7 +128,7 @@ def test_each_retry_waits_twice_as_long(replay: ReplayServer) -> None:
     with pytest.raises(Unreachable):
         quick(tries=3, backoff=0.15).get("hf", f"{replay.url}/p")
     first, second = gaps(replay)
-    assert first >= 0.15 - SLACK and second >= 0.3 - SLACK
+    assert first >= 0.15 and second >= 0.3
 
 
 @pytest.mark.parametrize("status", [429, 500, 502, 503, 504])
@@ -183,7 +187,7 @@ def test_post_json_sends_the_body_as_json(replay: ReplayServer) -> None:
     replay.add("/batch", Reply.json([None]))
     response = quick().post_json("s2", f"{replay.url}/batch?fields=title", {"ids": ["ARXIV:2101.00010"]})
     seen = replay.seen[0]
-    assert (seen.method, seen.body, seen.headers["Content-Type"]) == (
+    assert (seen.method, seen.body, seen.header("content-type")) == (
         "POST",
         b'{"ids":["ARXIV:2101.00010"]}',
         "application/json",
