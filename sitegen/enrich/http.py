@@ -77,6 +77,7 @@ class SourceError(EnrichError):
     """A source that answered, but not with something usable (an unexpected status or a malformed body)."""
 
     code = "E1001"
+    hint = "answers are kept under content/lookups/: delete this one, or refresh the lookup, to ask again"
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import copy
 import datetime as dt
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,7 @@ from sitegen.enrich.store import Store
 from tests.enrich.replay import FIXTURES, ReplayServer, Reply
 
 
-def recorded(name: str) -> object:
+def recorded(name: str) -> Any:
     return json.loads((FIXTURES / "hf" / name).read_text(encoding="utf-8"))
 
 
@@ -107,7 +108,7 @@ def test_daily_papers_of_a_week_or_a_month(client: HfClient, replay: ReplayServe
 
 
 def test_daily_papers_takes_every_page(client: HfClient, replay: ReplayServer) -> None:
-    (item,) = recorded("daily_papers_2026-03-06.json")  # type: ignore[misc]
+    (item,) = recorded("daily_papers_2026-03-06.json")
     page = []
     for n in range(100):
         copied = copy.deepcopy(item)
@@ -142,7 +143,7 @@ def test_search_reads_the_nested_paper(client: HfClient, replay: ReplayServer) -
     ],
 )
 def test_only_http_links_are_kept(repo: str | None, page: str | None, links: list[tuple[str, str]]) -> None:
-    (item,) = recorded("daily_papers_2026-03-06.json")  # type: ignore[misc]
+    (item,) = recorded("daily_papers_2026-03-06.json")
     item["paper"]["githubRepo"], item["paper"]["projectPage"] = repo, page
     record = paper_record(item["paper"], item)
     assert list(record.links[1:]) == links
