@@ -8,6 +8,13 @@ BibTeX values are escaped for LaTeX and brace-protected so titles keep their cas
 fields that no source gave (authors of a listing-only paper, a date) are left out
 rather than invented, and a `note` says what is missing.
 
+Every format cites the paper, not this site's page about it: its arXiv id, its DOI (the
+publisher's, else arXiv's DataCite DOI) and its own address (see `paper_links`); the
+site's page is the address only of a paper nothing else identifies. A paper with a
+venue is an @article in its journal or an @inproceedings in its proceedings (RIS JOUR or
+CONF, CSL article-journal or paper-conference); any other is @misc, as arXiv's own
+BibTeX for a preprint is.
+
 No value can end its field or record early, whatever the entry holds: BibTeX ends a
 field at the brace that balances its opening one, counting every brace (a backslash
 before one does not hide it), so each BibTeX value's braces balance as BibTeX counts
@@ -27,6 +34,7 @@ import bibtexparser
 import rispy
 from bibtexparser import model as bib
 
+from .. import paper_links
 from ..categories import canonical
 from ..config import SiteConfig
 from ..markdown import INLINE_MATH
@@ -44,6 +52,7 @@ _LATEX_STEPS = (("\\", "\0"), ("{", r"\{"), ("}", r"\}"), ("&", r"\&"), ("%", r"
                 ("_", r"\_"), ("~", r"\textasciitilde{}"), ("^", r"\textasciicircum{}"), ("\0", r"\textbackslash{}"))
 _MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 _BRACE = re.compile(r"[{}]")
+_ESCAPED_BRACE = re.compile(r"\\[{}]")
 _LONE_BRACE = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 # what may not stand in a value copied verbatim (a DOI, an arXiv id, a URL): braces, a backslash,
 # spaces, line breaks and control characters
@@ -110,8 +119,13 @@ def latex_escape(text: str) -> str:
     return "".join(out)
 
 
-def _balanced(text: str) -> bool:
-    """Whether the braces of a math span nest as BibTeX counts them: every one, '\\{' too."""
+def _balanced(math: str) -> bool:
+    """Whether the braces of a math span nest as every reader counts them: BibTeX counts every
+    one, '\\{' too; bibtexparser (and others) skip the escaped ones. '$\\{}$' nests for one only."""
+    return _nested(math) and _nested(_ESCAPED_BRACE.sub("", math))
+
+
+def _nested(text: str) -> bool:
     depth = 0
     for brace in _BRACE.findall(text):
         depth += 1 if brace == "{" else -1
@@ -136,14 +150,24 @@ def _bib_name(name: str) -> str:
     return f"{latex_escape(family)}, {latex_escape(given)}" if given else latex_escape(family)
 
 
+# BibTeX's entry type, and the field naming the venue, by kind of venue (see paper_links.venue_kind)
+_BIB_VENUE = {"journal": ("article", "journal"), "conference": ("inproceedings", "booktitle")}
+_RIS_TYPE = {"journal": "JOUR", "conference": "CONF"}
+_CSL_TYPE = {"journal": "article-journal", "conference": "paper-conference"}
+
+
 def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     e = paper.entry
+    kind = paper_links.venue_kind(e.venue)
+    entry_type, venue_field = _BIB_VENUE.get(kind or "", ("misc", ""))
     fields = [bib.Field("title", "{{" + latex_escape(e.title) + "}}")]
     if e.authors:
         names = [_bib_name(name) for name in e.authors]
         if e.authors_truncated or e.hidden_authors:
             names.append("others")
         fields.append(bib.Field("author", " and ".join(names)))
+    if venue_field and e.venue:
+        fields.append(bib.Field(venue_field, latex_escape(e.venue)))
     if e.date:
         # `month = feb`, the standard macro (BibTeX prints "February", biber reads 2); `{feb}` would be literal text
         fields += [bib.Field("year", str(e.date.year)),
@@ -152,18 +176,25 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
         fields += [bib.Field("eprint", verbatim(e.arxiv)), bib.Field("archiveprefix", "arXiv")]
         if e.category:
             fields.append(bib.Field("primaryclass", verbatim(canonical(e.category))))  # arXiv's spelling
-    if e.doi:
-        fields.append(bib.Field("doi", verbatim(e.doi)))
+    doi = paper_links.cited_doi(e)
+    if doi:
+        fields.append(bib.Field("doi", verbatim(doi)))
     if e.tags:
         fields.append(bib.Field("keywords", latex_escape(", ".join(e.tags))))
-    fields.append(bib.Field("url", verbatim(config.absolute(paper.route))))
+    fields.append(bib.Field("url", verbatim(cited_url(paper, config))))
     missing = _missing(paper)
     if missing:
         fields.append(bib.Field("note", latex_escape(missing)))
     for f in fields[1:]:
         if f.enclosing != "no-enclosing":  # the month macro stays bare
             f.value = "{" + f.value + "}"
-    return bib.Entry("misc", paper.cite_key, fields)
+    return bib.Entry(entry_type, paper.cite_key, fields)
+
+
+def cited_url(paper: Paper, config: SiteConfig) -> str:
+    """The paper's own address (arXiv's page, its abstract page, its DOI's, its PDF); the
+    reading list's page about it only when nothing else is known."""
+    return paper_links.cited_url(paper.entry) or config.absolute(paper.route)
 
 
 def verbatim(value: str) -> str:
@@ -192,14 +223,14 @@ def _missing(paper: Paper) -> str:
 
 
 def bib_entry(paper: Paper, config: SiteConfig) -> str:
-    """One paper's @misc entry as text (values are already braced and LaTeX-escaped)."""
+    """One paper's BibTeX entry as text (values are already braced and LaTeX-escaped)."""
     library = bibtexparser.Library()
     library.add(_bib_entry(paper, config))
     return str(bibtexparser.write_string(library, unparse_stack=[]))
 
 
 def bibtex(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
-    """A .bib file with one @misc entry per paper; `cache` reuses entries across files of a build."""
+    """A .bib file with one entry per paper; `cache` reuses entries across files of a build."""
     listed = list(papers)
     return bibtex_of([paper.slug for paper in listed], {paper.slug: paper for paper in listed}, config, cache)
 
@@ -227,7 +258,10 @@ class _RisWriter(rispy.RisWriter):  # type: ignore[misc]
 def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
     """One paper as a rispy record."""
     e = paper.entry
-    record: dict[str, Any] = {"type_of_reference": "GEN", "title": one_line(e.title)}
+    kind = paper_links.venue_kind(e.venue)
+    record: dict[str, Any] = {"type_of_reference": _RIS_TYPE.get(kind or "", "GEN"), "title": one_line(e.title)}
+    if kind and e.venue:
+        record["secondary_title"] = one_line(e.venue)  # T2: the journal's or the proceedings' title
     if e.authors:
         record["authors"] = [one_line(f"{f}, {g}" if g else f) for f, g in map(split_name, e.authors)]
     if e.date:
@@ -237,9 +271,12 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         record["abstract"] = one_line(e.abstract)
     if e.tags:
         record["keywords"] = [one_line(tag) for tag in e.tags]
-    if e.doi:
-        record["doi"] = verbatim(e.doi)
-    record["urls"] = [verbatim(config.absolute(paper.route))]
+    doi = paper_links.cited_doi(e)
+    if doi:
+        record["doi"] = verbatim(doi)
+    if e.arxiv and not e.doi and not kind:  # a preprint: arXiv is where it is published
+        record["publisher"] = "arXiv"
+    record["urls"] = [verbatim(cited_url(paper, config))]
     record["id"] = verbatim(paper.cite_key)
     return record
 
@@ -264,7 +301,10 @@ def ris_entry(paper: Paper, config: SiteConfig) -> str:
 def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
     """A CSL-JSON item, as pandoc and Zotero read it."""
     e = paper.entry
-    item: dict[str, Any] = {"id": paper.cite_key, "type": "article", "title": e.title}
+    kind = paper_links.venue_kind(e.venue)
+    item: dict[str, Any] = {"id": paper.cite_key, "type": _CSL_TYPE.get(kind or "", "article"), "title": e.title}
+    if kind and e.venue:
+        item["container-title"] = e.venue
     if e.authors:
         item["author"] = [{"family": f, "given": g} if g else {"literal": f} for f, g in map(split_name, e.authors)]
     if e.date:
@@ -273,11 +313,14 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         item["abstract"] = e.abstract
     if e.tags:
         item["keyword"] = ", ".join(e.tags)
-    if e.doi:
-        item["DOI"] = e.doi
-    if e.arxiv:
+    doi = paper_links.cited_doi(e)
+    if doi:
+        item["DOI"] = doi
+    if e.arxiv and not kind:  # as Zotero gives a preprint: the repository as publisher, its id as number
         item["number"] = f"arXiv:{e.arxiv}"
-    item["URL"] = config.absolute(paper.route)
+        if not e.doi:
+            item["publisher"] = "arXiv"
+    item["URL"] = cited_url(paper, config)
     missing = _missing(paper)
     if missing:
         item["note"] = missing

@@ -48,8 +48,26 @@ def fields(entry: Any) -> dict[str, str]:
     return {f.key: str(f.value) for f in entry.fields}
 
 
-def _slug(url: str) -> str:
-    return url.rstrip("/").rsplit("/", 1)[-1]
+@cache
+def slugs_by_key(output: Path) -> dict[str, str]:
+    """cite key -> slug, from each paper page's own cite.bib (a `url` is the paper's, not the page's)."""
+    out = {}
+    for path in sorted(output.glob("papers/*/cite.bib")):
+        [entry] = parse_bib(path).entries
+        out[entry.key] = path.parent.name
+    return out
+
+
+def cited_url(meta: dict[str, Any], page: str) -> str:
+    """The address a citation should give, from the front matter: the paper's own, the page's only failing that."""
+    links = meta.get("links") or {}
+    if meta.get("arxiv"):
+        return f"https://arxiv.org/abs/{meta['arxiv']}"
+    if links.get("abs"):
+        return str(links["abs"])
+    if meta.get("doi"):
+        return f"https://doi.org/{meta['doi']}"
+    return str(links.get("pdf") or page)
 
 
 def test_every_bib_file_is_there(built_site: BuiltSite) -> None:
@@ -67,7 +85,9 @@ def test_every_bib_parses_with_unique_keys_and_the_fields_the_entry_supports(bui
         assert keys and len(keys) == len(set(keys)), f"{name}: duplicate keys"
         for entry in library.entries:
             f = fields(entry)
-            meta = entries[_slug(f["url"])]
+            slug = slugs_by_key(built_site.output)[entry.key]
+            meta = entries[slug]
+            assert f["url"] == cited_url(meta, built_site.base_url + f"papers/{slug}/"), f"{name}: {entry.key} url"
             assert f.get("title", "").strip("{}"), f"{name}: {entry.key} has no title"
             assert ("author" in f) == bool(meta.get("authors")), f"{name}: {entry.key} author"
             date = entry_date(meta)
@@ -75,24 +95,28 @@ def test_every_bib_parses_with_unique_keys_and_the_fields_the_entry_supports(bui
             if date:
                 assert f["year"] == str(date.year)
                 assert f["month"] == MONTHS[date.month - 1]  # the bare month macro, not "{feb}"
-            assert entry.entry_type == "misc"
+            assert entry.entry_type == "misc" or meta.get("venue"), f"{name}: {entry.key} has no venue"
 
 
-def test_the_whole_list_has_every_paper_once_with_the_same_keys_as_each_page(built_site: BuiltSite) -> None:
+def test_the_whole_list_has_every_paper_once_with_the_same_entry_as_each_page(built_site: BuiltSite) -> None:
     library = parse_bib(built_site.output / "reading-list.bib")
-    by_slug = {_slug(fields(e)["url"]): e.key for e in library.entries}
-    assert set(by_slug) == set(committed_entries()) and len(library.entries) == 106
-    for slug, key in by_slug.items():
+    whole = {e.key: fields(e) for e in library.entries}
+    assert len(whole) == len(library.entries) == 106
+    keys = {}
+    for slug in committed_entries():
         [single] = parse_bib(built_site.output / "papers" / slug / "cite.bib").entries
-        assert single.key == key
-    assert by_slug[VTC] == "hu2026vtc"
+        assert whole[single.key] == fields(single), slug
+        keys[slug] = single.key
+    assert sorted(keys.values()) == sorted(whole)
+    assert keys[VTC] == "hu2026vtc"
 
 
 def test_tag_and_author_bibs_hold_their_papers(built_site: BuiltSite) -> None:
     entries = committed_entries()
-    tagged = {_slug(fields(e)["url"]) for e in parse_bib(built_site.output / "tags/compilers/papers.bib").entries}
+    slug = slugs_by_key(built_site.output)
+    tagged = {slug[e.key] for e in parse_bib(built_site.output / "tags/compilers/papers.bib").entries}
     assert tagged == {s for s, m in entries.items() if "compilers" in (m.get("tags") or [])}
-    vima = {_slug(fields(e)["url"]) for e in parse_bib(built_site.output / "authors/vima-gupta/papers.bib").entries}
+    vima = {slug[e.key] for e in parse_bib(built_site.output / "authors/vima-gupta/papers.bib").entries}
     assert vima == {s for s, m in entries.items() if "Vima Gupta" in (m.get("authors") or [])} | {VTC}
 
 
@@ -103,9 +127,10 @@ def test_bibtex_cites_without_the_abstract_which_ris_and_csl_json_carry(built_si
     for name in bib_files(built_site.output):
         for entry in parse_bib(built_site.output / name).entries:
             assert "abstract" not in fields(entry), f"{name}: {entry.key}"
-    records = {_slug(r["urls"][0]): r for r in rispy.loads(
+    slug_of = slugs_by_key(built_site.output)
+    records = {slug_of[r["id"]]: r for r in rispy.loads(
         (built_site.output / "reading-list.ris").read_text(encoding="utf-8"))}
-    items = {_slug(i["URL"]): i for i in json.loads((built_site.output / "reading-list.json").read_text("utf-8"))}
+    items = {slug_of[i["id"]]: i for i in json.loads((built_site.output / "reading-list.json").read_text("utf-8"))}
     for slug in with_abstract:
         abstract = " ".join(entries[slug]["abstract"].split())
         assert " ".join(records[slug]["abstract"].split()) == abstract
@@ -125,12 +150,12 @@ def test_vtc_bibtex_names_its_authors_and_others(built_site: BuiltSite) -> None:
     f = fields(entry)
     assert f["author"] == "Hu, Muyan and Gupta, Ahan and Yuan, Jiachen and others"
     assert f["title"] == "{VTC: DNN Compilation with Virtual Tensors for Data Movement Elimination}"
-    assert f["url"] == built_site.base_url + f"papers/{VTC}/"
+    assert f["url"] == built_site.base_url + f"papers/{VTC}/"  # nothing else identifies it yet
 
 
 def test_latex_specials_in_titles_are_escaped(built_site: BuiltSite) -> None:
     library = parse_bib(built_site.output / "reading-list.bib")
-    titles = {_slug(fields(e)["url"]): fields(e)["title"] for e in library.entries}
+    titles = {slugs_by_key(built_site.output)[e.key]: fields(e)["title"] for e in library.entries}
     special = {s: m["title"] for s, m in committed_entries().items() if re.search(r"[&%#_~^$\\{}]", m["title"])}
     assert special, "the committed list has titles with '&' and '^'"
     for slug, title in titles.items():
@@ -157,7 +182,8 @@ _LONE = {"{": r"\textbraceleft{}", "}": r"\textbraceright{}"}
 
 def _escaped_char_by_char(text: str) -> str:
     """latex_escape spelled out: each special character outside nesting math replaced on its own,
-    a brace without a partner spelled out in full (BibTeX counts '\\{' as a brace too)."""
+    a brace without a partner spelled out in full; math is kept only when its braces nest both as
+    BibTeX counts them ('\\{' too) and as bibtexparser does (the escaped ones skipped)."""
     def plain(part: str) -> str:
         opened: list[int] = []
         lone: set[int] = set()
@@ -172,10 +198,10 @@ def _escaped_char_by_char(text: str) -> str:
         lone.update(opened)
         return "".join(_LONE[char] if i in lone else _SPECIALS.get(char, char) for i, char in enumerate(part))
 
-    def nests(math: str) -> bool:
+    def nests(math: str, skip_escaped: bool = False) -> bool:
         depth = 0
-        for char in math:
-            if char in "{}":
+        for i, char in enumerate(math):
+            if char in "{}" and not (skip_escaped and i and math[i - 1] == "\\"):
                 depth += 1 if char == "{" else -1
                 if depth < 0:
                     return False
@@ -184,7 +210,7 @@ def _escaped_char_by_char(text: str) -> str:
     text = " ".join(text.split())
     out, last = [], 0
     for match in re.finditer(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", text, re.DOTALL):
-        if nests(match.group(0)) and "\\\\" not in match.group(0):
+        if nests(match.group(0)) and nests(match.group(0), True) and "\\\\" not in match.group(0):
             out += [plain(text[last:match.start()]), match.group(0)]
             last = match.end()
     return "".join([*out, plain(text[last:])])
@@ -194,6 +220,18 @@ def _escaped_char_by_char(text: str) -> str:
 @given(st.text(alphabet="\\{}&%$#_~^ \n\x00aZé", max_size=40))
 def test_latex_escape_replaces_each_special_character_as_spelled_out(text: str) -> None:
     assert citations.latex_escape(text) == _escaped_char_by_char(text)
+
+
+def test_math_whose_braces_nest_for_bibtex_only_is_escaped_so_every_reader_keeps_the_next_field() -> None:
+    text = "---\ntitle: 'A $\\{}$ title'\nauthors: ['Ann w$\\{}$w']\ntags: ['k$\\{}$']\ndate: 2024-01-02\n---\n"
+    entry = entry_from_text(text, "content/papers/t.md", "t", Report())
+    assert entry is not None
+    paper = model.Paper(entry, "papers/t/", (), (), None, "w2024a")
+    library = bibtexparser.parse_string(citations.bibtex([paper], site_config.SiteConfig()))
+    assert library.failed_blocks == [] and len(library.entries) == 1
+    f = fields(library.entries[0])
+    assert {"title", "author", "keywords", "url"} <= set(f), f
+    assert f["title"] == r"{A \$\textbackslash{}\{\}\$ title}"
 
 
 def test_hostile_titles_and_names_still_give_a_parseable_bib_entry() -> None:
@@ -269,3 +307,48 @@ def test_an_author_name_containing_and_stays_one_author() -> None:
     parsed = bibtexparser.parse_string(bibtex(site.papers.values(), site.config),
                                        append_middleware=[SeparateCoAuthors()])
     assert parsed.entries[0]["author"] == ["{Research and Development Team}", "Lovelace, Ada"]
+
+
+@pytest.mark.parametrize(("arxiv", "doi"), [("2507.14417", "10.48550/arXiv.2507.14417"),
+                                            ("2507.14417v3", "10.48550/arXiv.2507.14417"),
+                                            ("hep-th/9901001", "10.48550/arXiv.hep-th/9901001")])
+def test_an_arxiv_preprint_is_cited_by_its_ids_in_every_format(arxiv: str, doi: str) -> None:
+    text = f"---\ntitle: T\nauthors: [Ann Lee]\ndate: 2025-07-19\narxiv: '{arxiv}'\ncategory: cs.lg\n---\n"
+    entry = entry_from_text(text, "content/papers/t.md", "t", Report())
+    assert entry is not None
+    paper = model.Paper(entry, "papers/t/", (), (), None, "lee2025t")
+    cfg = site_config.SiteConfig()
+    [bib] = bibtexparser.parse_string(citations.bibtex([paper], cfg)).entries
+    f = fields(bib)
+    assert bib.entry_type == "misc"
+    assert (f["eprint"], f["archiveprefix"], f["primaryclass"], f["doi"], f["url"]) == (
+        arxiv, "arXiv", "cs.LG", doi, f"https://arxiv.org/abs/{arxiv}")
+    [record] = rispy.loads(citations.ris([paper], cfg))
+    assert (record["doi"], record["urls"], record["publisher"]) == (doi, [f"https://arxiv.org/abs/{arxiv}"], "arXiv")
+    [item] = json.loads(citations.csl_json([paper], cfg))
+    assert (item["type"], item["DOI"], item["URL"], item["number"], item["publisher"]) == (
+        "article", doi, f"https://arxiv.org/abs/{arxiv}", f"arXiv:{arxiv}", "arXiv")
+
+
+@pytest.mark.parametrize(("venue", "bib_type", "field", "ris", "csl"), [
+    ("Journal of Machine Learning Research", "article", "journal", "JOUR", "article-journal"),
+    ("IEEE Transactions on Parallel & Distributed Systems", "article", "journal", "JOUR", "article-journal"),
+    ("Proceedings of the VLDB Endowment", "article", "journal", "JOUR", "article-journal"),
+    ("International Conference on Machine Learning", "inproceedings", "booktitle", "CONF", "paper-conference"),
+    ("arXiv.org", "misc", None, "GEN", "article"),  # a preprint server is no venue
+])
+def test_a_venue_makes_the_entry_an_article_or_a_conference_paper(venue: str, bib_type: str, field: str | None,
+                                                                  ris: str, csl: str) -> None:
+    text = f"---\ntitle: T\nauthors: [Ann Lee]\ndate: 2025-07-19\nvenue: '{venue}'\n---\n"
+    entry = entry_from_text(text, "content/papers/t.md", "t", Report())
+    assert entry is not None
+    paper = model.Paper(entry, "papers/t/", (), (), None, "lee2025t")
+    cfg = site_config.SiteConfig()
+    [bib] = bibtexparser.parse_string(citations.bibtex([paper], cfg)).entries
+    assert bib.entry_type == bib_type
+    if field:
+        assert fields(bib)[field] == citations.latex_escape(venue)
+    [record] = rispy.loads(citations.ris([paper], cfg))
+    assert record["type_of_reference"] == ris and record.get("secondary_title") == (venue if field else None)
+    [item] = json.loads(citations.csl_json([paper], cfg))
+    assert item["type"] == csl and item.get("container-title") == (venue if field else None)
