@@ -6,7 +6,7 @@ import datetime as dt
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
-from . import categories
+from . import categories, paper_links
 from .model import Author, Site, Tag
 from .routes import PageSpec
 
@@ -63,6 +63,12 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "json_ld": r.json_ld(paper),
         "category_name": categories.display_name(paper.category.name) if paper.category else "",
         "feed_url": "feed.xml",
+        # the row of buttons to the paper, or title searches where nothing identifies it
+        "paper_buttons": paper_links.buttons(e),
+        "paper_searches": () if paper_links.has_identity(e) else paper_links.searches(e.title),
+        "pdf_url": paper_links.pdf_url(e),
+        "cited_doi": paper_links.cited_doi(e),
+        "venue_kind": paper_links.venue_kind(e.venue),
     }
 
 

@@ -17,7 +17,7 @@ from urllib.parse import quote_plus, urlencode
 import jinja2
 from markupsafe import Markup
 
-from . import feeds, fragments, pages, template_errors
+from . import feeds, fragments, pages, paper_links, template_errors
 from .buffered import Environment
 from .cache import CACHE_DIR
 from .config import SiteConfig
@@ -384,8 +384,9 @@ class Renderer:
             fields += ("&rft.date=", e.date.isoformat())
         if e.arxiv:
             fields += ("&rft_id=", quote_plus(f"info:arxiv/{e.arxiv}"))
-        if e.doi:
-            fields += ("&rft_id=", quote_plus(f"info:doi/{e.doi}"))
+        doi = paper_links.cited_doi(e)
+        if doi:
+            fields += ("&rft_id=", quote_plus(f"info:doi/{doi}"))
         return "".join(fields)
 
     def json_ld(self, paper: Paper) -> Markup:
@@ -402,8 +403,7 @@ class Renderer:
             data_["abstract"] = e.abstract
         if e.tags:
             data_["keywords"] = list(e.tags)
-        if e.doi:
-            data_["sameAs"] = f"https://doi.org/{e.doi}"
+        data_.update(paper_links.schema_org(e))  # identifier and sameAs: the arXiv id and the DOI
         return json_for_script(data_)
 
 

@@ -6,7 +6,7 @@ import json
 import math
 import re
 from collections import Counter
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlsplit
 
 from sitegen.routes import RECENT_SIZE
 
@@ -221,3 +221,25 @@ def test_every_page_has_one_h1_landmarks_and_a_canonical_url(built_site: BuiltSi
             continue
         [canonical] = [link.get("href") for link in doc.iter("link") if link.get("rel") == "canonical"]
         assert canonical == built_site.base_url + rel.removesuffix("index.html"), rel
+
+
+def test_every_paper_page_opens_with_links_to_the_paper_or_title_searches(built_site: BuiltSite) -> None:
+    labels = {"pdf": "PDF", "code": "Code", "project": "Project", "hf": "Hugging Face", "html": "HTML"}
+    for slug, meta in committed_entries().items():
+        doc = read_html(built_site.output / "papers" / slug / "index.html")
+        header = one(doc, "paper-header", "header")
+        kids = [el.get("class") for el in header]
+        assert kids.index("paper-links") == kids.index("paper-authors") + 1, slug  # right under the byline
+        row = one(header, "paper-links", "nav")
+        links = meta.get("links") or {}
+        shown = [(text_of(a), a.get("href")) for ul in by_class(row, "buttons", "ul") if "searches" not in
+                 (ul.get("class") or "") for a in ul.iter("a")]
+        for kind, url in links.items():
+            assert (labels.get(kind, kind), url) in shown, f"{slug}: {kind}"
+        searches = [parse_qs(urlsplit(a.get("href", "")).query) for s in by_class(row, "searches", "ul")
+                    for a in s.iter("a")]
+        identified = any(meta.get(k) for k in ("arxiv", "doi")) or {"pdf", "abs"} & set(links)
+        title = " ".join(meta["title"].split())
+        assert searches == ([] if identified else [{"query": [title], "searchtype": ["title"]}, {"q": [title]},
+                                                   {"q": [title]}]), slug
+        assert not list(by_class(doc, "links", "ul")), f"{slug}: the old list of links is gone"
