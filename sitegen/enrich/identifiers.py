@@ -183,7 +183,10 @@ def _doi(argument: str, text: str) -> Identifier:
 
 
 def _url(argument: str, text: str) -> Identifier:
-    parts = urlsplit(text if "://" in text else "https://" + text)
+    try:
+        parts = urlsplit(text if "://" in text else "https://" + text)
+    except ValueError as exc:  # "https://[" : an unclosed IPv6 host
+        raise _fail(argument, "E1020", f"not a URL: {exc}", f"give {WHAT}") from None
     host = (parts.hostname or "").lower().removeprefix("www.")
     path = unquote(parts.path).strip("/")
     if parts.scheme.lower() not in ("http", "https"):

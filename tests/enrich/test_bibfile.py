@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from sitegen.enrich.bibfile import BibEntry, parse_bib, read_bibfile
 from sitegen.enrich.record import Author, Record
@@ -177,3 +179,17 @@ def test_identifiers_are_read_verbatim_not_as_latex() -> None:
     record = parse_bib(text, "k.bib").entries[0].record
     assert record.links == (("abs", "https://example.org/a%20b~c_d"),)  # LaTeX would cut at % and turn ~ to a space
     assert record.doi == "10.1000/a_b%c"
+
+
+PIECES = ("@article{k,", "@misc{", "title = {", "author = {", "}", "{", ",", "\n", " and ", "others", "year = 2020",
+          "month = ", "eprint = {2507.14417}", "doi = {", '\\"o', "$", "%", '@string{a = "b"}', "url = {http://x}",
+          '"', "#", "=", "date = {2024-13-01}", "Last, First, Jr, X")
+
+
+@given(st.lists(st.sampled_from(PIECES) | st.text(max_size=5), max_size=30))
+def test_any_text_is_entries_and_diagnostics_at_lines(pieces: list[str]) -> None:
+    text = "".join(pieces)
+    result = parse_bib(text, "f.bib")
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").count("\n") + 1
+    assert all(1 <= d.location.line <= lines for d in result.diagnostics)
+    assert all(1 <= e.line <= lines for e in result.entries)

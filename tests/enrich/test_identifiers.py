@@ -91,6 +91,8 @@ WHAT = ("  hint: give an arXiv id (2507.14417), an arXiv or Hugging Face paper U
      "look up\n" + WHAT),  # Arabic-Indic digits are digits to Python, not to arXiv
     ("10.1145/\x1b[2J", "'10.1145/\\x1b[2J': error[E1022]: '10.1145/\\x1b[2J' is not a DOI\n"
      "  hint: a DOI is 10.<digits>/<suffix> without spaces, e.g. 10.1145/3581784.3607040"),
+    ("https://[arxiv.org/abs/2507.14417", "https://[arxiv.org/abs/2507.14417: error[E1020]: not a URL: Invalid IPv6 "
+     "URL\n" + WHAT),
     ("foo", "foo: error[E1020]: not a paper sitegen can look up\n" + WHAT),
     ("", "'': error[E1020]: not a paper sitegen can look up\n" + WHAT),
     ("a\x1b[2Jb", "'a\\x1b[2Jb': error[E1020]: not a paper sitegen can look up\n" + WHAT),
