@@ -233,8 +233,13 @@ def _papers(accepted: list[Scored]) -> list[list[Scored]]:
         keys = set(_keys(scored.record)) or {f"record:{scored.record.source}:{scored.record.id}:{id(scored)}"}
         joined = [g for g in groups if g[0] & keys]
         merged = (keys.union(*(g[0] for g in joined)), [s for g in joined for s in g[1]] + [scored])
-        groups = [g for g in groups if g not in joined] + [merged]
+        groups = [g for g in groups if all(g is not j for j in joined)] + [merged]
     return [members for _, members in groups]
+
+
+def _conflicted(paper: list[Scored]) -> bool:
+    """Linked through a DOI yet under two arXiv ids: a source mixed two papers up, so neither is taken."""
+    return len({arxiv_key(s.record.arxiv) for s in paper if s.record.arxiv}) > 1
 
 
 def _rank(scored: Scored) -> tuple[int, float, str]:
@@ -261,7 +266,10 @@ def _resolved(paper: list[Scored], note: str) -> Resolved:
     best = members[0]
     sources = sorted({r.source for r in records}, key=lambda s: (SOURCES.index(s) if s in SOURCES else 99, s))
     how = best.how + (f"; sources {', '.join(sources)}" if len(sources) > 1 else "") + note
-    return Resolved(merge(list(records)), best.score, how, records)
+    merged = merge(list(records))
+    if len({r.doi.casefold() for r in records if r.doi}) > 1:  # one arXiv paper, two DOIs: neither is sure
+        merged, how = replace(merged, doi=None), how + "; the sources' DOIs differ, none kept"
+    return Resolved(merged, best.score, how, records)
 
 
 def decide(known: Known, candidates: Iterable[Record]) -> Decision:
@@ -271,6 +279,8 @@ def decide(known: Known, candidates: Iterable[Record]) -> Decision:
     if not accepted:
         return NotFound(_by_score(judged))
     papers = _papers(accepted)
+    if any(map(_conflicted, papers)):
+        return Ambiguous(_by_score(accepted))
     if known.arxiv:  # only the pinned paper: the others (no arXiv id) cannot be checked against it
         pinned = [p for p in papers if any(s.record.arxiv for s in p)]
         if pinned:

@@ -128,6 +128,21 @@ def test_publisher_versions_without_a_shared_id_are_not_merged() -> None:
     assert isinstance(decision, Resolved) and len(decision.records) == 2  # the DOI joins them
 
 
+def test_a_doi_shared_by_two_arxiv_papers_merges_neither() -> None:
+    first = record("Graph Attention Networks", arxiv="1710.10903", doi="10.1000/gat")
+    mixed_up = record("Graph Attention Networks", arxiv="2401.00001", doi="10.1000/gat", source="s2")
+    decision = decide(Known("Graph Attention Networks"), [first, mixed_up])
+    assert isinstance(decision, Ambiguous) and len(decision.candidates) == 2
+
+
+def test_one_arxiv_paper_with_two_dois_keeps_neither() -> None:
+    decision = decide(Known("Graph Attention Networks"), [
+        record("Graph Attention Networks", doi="10.1000/a"), record("Graph Attention Networks", doi="10.1000/b",
+                                                                   source="s2")])
+    assert isinstance(decision, Resolved) and decision.record.doi is None and len(decision.records) == 2
+    assert decision.how == "title 100; sources arxiv, s2; the sources' DOIs differ, none kept"
+
+
 def test_missing_dates_and_counts_check_nothing() -> None:
     decision = decide(Known("Attention Is All You Need"), [record("Attention Is All You Need", authors=NAMES)])
     assert isinstance(decision, Resolved) and decision.how == "title 100"
