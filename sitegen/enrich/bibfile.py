@@ -13,6 +13,7 @@ import datetime as dt
 import logging
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -186,12 +187,17 @@ class _Warner:
         self.problems.append(Diagnostic(where, "W1035", message, hint, "warning"))
 
 
+@lru_cache(maxsize=1)
+def _decoder() -> mw.LatexDecodingMiddleware:
+    return mw.LatexDecodingMiddleware()  # math kept as written: the site renders $…$
+
+
 def _decode(values: dict[str, str]) -> dict[str, str]:
     """LaTeX to Unicode through bibtexparser's decoding middleware; spacing collapsed, paragraphs kept."""
     if not values:
         return {}
     entry = model.Entry("misc", "decode", [model.Field(key, value) for key, value in values.items()])
-    library = mw.LatexDecodingMiddleware().transform(bibtexparser.Library([entry]))
+    library = _decoder().transform(bibtexparser.Library([entry]))
     block = library.blocks[0]
     if isinstance(block, model.MiddlewareErrorBlock):  # pylatexenc refused: keep the text as written
         block = block.ignore_error_block or entry
