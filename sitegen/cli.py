@@ -184,6 +184,60 @@ def import_command(root: Path, paths: tuple[Path, ...], captured: dt.date | None
         sys.exit(1)
 
 
+def _sources(_: Any, __: Any, value: str) -> tuple[str, ...]:
+    from .enrich.run import SOURCES
+
+    names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
+    unknown = [n for n in names if n not in SOURCES]
+    if unknown or not names:
+        raise click.BadParameter(f"choose from {','.join(SOURCES)}, e.g. --sources hf,arxiv")
+    return names
+
+
+@main.command("enrich")
+@root_option
+@click.argument("slugs", nargs=-1)
+@click.option("--refresh", is_flag=True, help="Look resolved papers up again; update only fields a tool wrote.")
+@click.option("--delay", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
+              help="Seconds between requests to one source (default: each source's own rule).")
+@click.option("--sources", default="hf,arxiv,s2", show_default=True, callback=_sources,
+              help="Which sources to ask, in order.")
+@click.option("--dry-run", is_flag=True, help="Look up and report, but write nothing.")
+@click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the outcome of every entry to this Markdown file.")
+def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: float | None,
+                   sources: tuple[str, ...], dry_run: bool, report_file: Path | None) -> None:
+    """Find each entry's paper (arXiv id, DOI, authors, links) in scholarly APIs and write it into the entry."""
+    from .enrich import report
+    from .enrich.run import run_enrich
+    from .fsutil import write_atomic
+
+    with failures(), _render_bar("Looking up") as progress:
+        site_config.require(root)
+        outcome = run_enrich(root, [s.removesuffix(".md") for s in slugs], refresh, delay, sources, dry_run,
+                             progress)
+        print_diagnostics(outcome.report.items)
+        if outcome.report.has_errors:
+            sys.exit(1)
+        if outcome.resolved or outcome.ambiguous or outcome.unresolved or outcome.skipped:
+            _enrich_table(report.rows(outcome))
+        if report_file is not None:
+            write_atomic(report_file, report.markdown(outcome))
+    say(("dry run: " if dry_run else "") + report.summary(outcome))
+
+
+def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title="Enrich", show_edge=False)
+    for name in ("entry", "outcome", "detail"):
+        table.add_column(name)
+    for row in rows:
+        table.add_row(*(Text(cell) for cell in row))  # titles are data, never rich markup
+    _console().print(table)
+
+
 @main.command("check")
 @root_option
 def check_command(root: Path) -> None:
@@ -215,14 +269,14 @@ def _progress(label: str) -> Iterator[Callable[[str], None]]:
 
 
 @contextmanager
-def _render_bar() -> Iterator[Callable[[int, int], None] | None]:
-    """A transient rendering progress bar on a terminal; nothing when output is redirected."""
+def _render_bar(label: str = "Rendering") -> Iterator[Callable[[int, int], None] | None]:
+    """A transient progress bar on a terminal; nothing when output is redirected."""
     if not _on_terminal():
         yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    columns = (TextColumn("Rendering"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=_console(stderr=True), transient=True) as bar:
         task = bar.add_task("render", total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
