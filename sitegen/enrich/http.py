@@ -13,6 +13,7 @@ import email.utils
 import gzip
 import http.client
 import json
+import os
 import socket
 import threading
 import time
@@ -31,8 +32,27 @@ from sitegen.errors import Diagnostic, Location
 if TYPE_CHECKING:
     from sitegen.enrich.store import Store
 
-PROJECT_URL = "https://github.com/sitegen/sitegen"
-USER_AGENT = f"sitegen/{__version__} (+{PROJECT_URL})"
+def _project_url() -> str | None:
+    """Where sitegen lives, as its installed metadata says (`[project.urls]`), if it says."""
+    import importlib.metadata
+
+    try:
+        urls = importlib.metadata.metadata("sitegen").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    return next((u.split(",", 1)[1].strip() for u in urls if "," in u), None)
+
+
+def default_user_agent() -> str:
+    """`sitegen/<version> (+<project URL>; <contact>)`: who is asking, as the APIs' terms want it said.
+
+    SITEGEN_CONTACT (an e-mail address or a URL) adds the curator's own contact, which
+    arXiv and Semantic Scholar ask heavy users for.
+    """
+    about = [f"+{url}" for url in [_project_url()] if url] + [c for c in [os.environ.get("SITEGEN_CONTACT")] if c]
+    return f"sitegen/{__version__}" + (f" ({'; '.join(about)})" if about else "")
+
+
 
 # The least time between two requests to one host, in seconds, by source, as each asks:
 # arXiv one request every 3 s over a single connection; Hugging Face 500 calls per 5
@@ -148,7 +168,7 @@ class Fetcher:
         tries: int = 4,
         backoff: float = 1.0,
         max_wait: float = 120.0,
-        user_agent: str = USER_AGENT,
+        user_agent: str | None = None,
         today: Callable[[], dt.date] = dt.date.today,
     ):
         self.store = store
@@ -157,7 +177,7 @@ class Fetcher:
         self.tries = max(1, tries)
         self.backoff = backoff
         self.max_wait = max_wait
-        self.user_agent = user_agent
+        self.user_agent = user_agent or default_user_agent()
         self.today = today
         self._hosts: dict[str, _Host] = {}
         self._dead: dict[str, Unreachable] = {}

@@ -35,11 +35,14 @@ def gaps(server: ReplayServer) -> list[float]:
     return [b - a for a, b in itertools.pairwise(times)]
 
 
-def test_user_agent_names_sitegen_its_version_and_a_url(replay: ReplayServer) -> None:
+def test_user_agent_names_sitegen_its_version_and_the_curators_contact(replay: ReplayServer,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_CONTACT", "mailto:curator@example.org")
     replay.add("/p", Reply.json({}))
     quick().get("hf", f"{replay.url}/p")
     agent = replay.seen[0].header("user-agent")
-    assert agent is not None and agent.startswith(f"sitegen/{__version__} (+https://")
+    assert agent is not None and agent.startswith(f"sitegen/{__version__} (")
+    assert agent.endswith("mailto:curator@example.org)")
 
 
 def test_requests_to_one_host_are_spaced_by_the_delay(replay: ReplayServer) -> None:

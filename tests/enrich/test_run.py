@@ -124,3 +124,22 @@ def test_a_named_entry_that_does_not_exist_is_an_error(site: Path) -> None:
     result = enrich(site, "no-such-paper")
     assert result.exit_code == 1
     assert "content/papers/no-such-paper.md: error[E1010]: no entry named 'no-such-paper'" in result.stderr
+
+
+def test_a_dry_run_reports_but_writes_nothing(site: Path) -> None:
+    before = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    result = enrich(site, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "dry run: 1 resolved (1 entries written)" in result.output  # what a run would write
+    assert {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_a_hand_set_arxiv_id_pins_the_paper(site: Path, replay: ReplayServer) -> None:
+    entry = site / "content" / "papers" / "scicode.md"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("author_count: 6\n", "arxiv: '2407.13168'\n"),
+                     encoding="utf-8")
+    assert enrich(site, "scicode").exit_code == 0
+    meta = parse(entry.read_text(encoding="utf-8"), "scicode.md").meta
+    assert meta["arxiv"] == "2407.13168" and meta["authors"] == AUTHORS
+    assert not any(s.path == "/api/papers/search" for s in replay.seen)  # found by its id, no title search
+    assert "arXiv id pinned" in meta["sources"][-1]["match"]
