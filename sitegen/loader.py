@@ -83,6 +83,9 @@ class AuthorProfile:
     homepage: str | None = None
     aliases: tuple[str, ...] = ()
     source: str | None = None  # the profile dump it came from; its papers are this author's
+    semantic_scholar: str | None = None  # author id: semanticscholar.org/author/<id>
+    huggingface: str | None = None  # Hub account: huggingface.co/<user>
+    orcid: str | None = None  # iD without the orcid.org address, check digit verified
 
 
 @dataclass(frozen=True)

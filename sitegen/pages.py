@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from . import categories, paper_links
+from .loader import AuthorProfile
 from .model import Author, Site, Tag
 from .routes import PageSpec
 
@@ -88,7 +91,32 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             "author": author, "items": r.items(author.papers, root),
             "profile_category": categories.display_name(author.profile.category)
             if author.profile and author.profile.category else "",
+            "profile_links": profile_links(author.name, author.profile),
             "feed_url": f"authors/{author.slug}/feed.xml"}
+
+
+# (profile field, link label, address of the profile with the field's value as its last segment)
+PROFILE_SITES = (("semantic_scholar", "Semantic Scholar", "https://www.semanticscholar.org/author/"),
+                 ("huggingface", "Hugging Face", "https://huggingface.co/"),
+                 ("orcid", "ORCID", "https://orcid.org/"))
+
+
+def profile_links(name: str, profile: AuthorProfile | None) -> tuple[tuple[str, str, str], ...]:
+    """(field, label, URL) of the author's profiles elsewhere, only when the profile file is this person's.
+
+    The model may lend a page the profile of a name that only slugs alike ('Ahan Gupta' for
+    'Ahán Gupta'); figures shown there are a nuisance, a link to the other person's
+    Semantic Scholar page states a falsehood.
+    """
+    if profile is None or _person(name) not in {_person(n) for n in (profile.name, *profile.aliases)}:
+        return ()
+    return tuple((field, label, base + quote(value, safe=""))
+                 for field, label, base in PROFILE_SITES if (value := getattr(profile, field)))
+
+
+def _person(name: str) -> str:
+    """A name but for Unicode composition and spacing, as the importer tells people apart."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:

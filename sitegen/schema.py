@@ -25,6 +25,11 @@ DOI = re.compile(r"^10\.\d{4,9}/[^\s{}\"\\]+\Z")
 CATEGORY = re.compile(r"^[a-z\-]+(\.[A-Za-z\-]+)?\Z")
 URL = re.compile(r"^https?://[^\s/$.?#][^\s]*\Z", re.IGNORECASE)
 DATE = re.compile(r"^\d{4}-\d{2}-\d{2}\Z")
+# Author ids, each one path segment of its site's profile URL (see pages.PROFILE_SITES)
+S2_AUTHOR = re.compile(r"^[1-9]\d{0,11}\Z", re.ASCII)  # Semantic Scholar's authorId: digits
+HF_USER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?\Z")  # a Hub account name
+ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]\Z", re.ASCII)
+ORCID_URL = re.compile(r"^https?://orcid\.org/", re.IGNORECASE)
 LARGEST = 2**53 - 1  # the largest whole number JSON readers (JavaScript) hold exactly
 
 Checker = Callable[[Any], tuple[Any, str, str]]  # value -> (normalized, error, hint)
@@ -148,6 +153,40 @@ def pattern(regex: re.Pattern[str], what: str, example: str, hint: str = "") -> 
     return check
 
 
+def s2_author(value: Any) -> tuple[Any, str, str]:
+    """A Semantic Scholar author id; a bare number is one too (YAML reads it as an int, and no digit is lost)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        value = str(value)
+    return pattern(S2_AUTHOR, "Semantic Scholar author id", "1741101",
+                   " (the number at the end of the author's semanticscholar.org/author/ address)")(value)
+
+
+def hf_user(value: Any) -> tuple[Any, str, str]:
+    """A Hugging Face account name: it becomes a path segment of a link, so only the Hub's own characters."""
+    return pattern(HF_USER, "Hugging Face user name", "mtian8", " (the name in the account's huggingface.co/ address)")(
+        value)
+
+
+def orcid(value: Any) -> tuple[Any, str, str]:
+    """An ORCID iD (the https://orcid.org/ address is taken too), its check digit verified: a typo is caught here."""
+    if isinstance(value, str) and ORCID_URL.match(value):
+        value = ORCID_URL.sub("", value)
+    value, err, hint = pattern(ORCID, "ORCID iD", "0000-0002-1825-0097")(value)
+    if not err and orcid_check_digit(value[:-1]) != value[-1]:
+        return value, f"ORCID iD {shown(value)} has a wrong check digit (it should end in " \
+            f"{orcid_check_digit(value[:-1])})", "copy the iD again from the person's orcid.org page"
+    return value, err, hint
+
+
+def orcid_check_digit(base: str) -> str:
+    """ISO 7064 MOD 11-2 over the iD's first 15 digits, as ORCID computes its last character."""
+    total = 0
+    for digit in base.replace("-", ""):
+        total = (total + int(digit)) * 2
+    result = (12 - total % 11) % 11
+    return "X" if result == 10 else str(result)
+
+
 def choice(options: tuple[str, ...]) -> Checker:
     def check(value: Any) -> tuple[Any, str, str]:
         if value in options:
@@ -253,6 +292,9 @@ AUTHOR_FIELDS: dict[str, Checker] = {
     "homepage": url,
     "aliases": text_list,
     "source": text,
+    "semantic_scholar": s2_author,
+    "huggingface": hf_user,
+    "orcid": orcid,
 }
 REQUIRED_AUTHOR = ("name",)
 
