@@ -23,6 +23,7 @@ from ..errors import Diagnostic, Location, Report, relpath
 from ..fsutil import write_atomic
 from ..importers import state as import_state
 from ..loader import read_text
+from . import authors as author_ids
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
 from .hf import HfClient
@@ -57,6 +58,7 @@ class Outcome:
     unresolved: list[tuple[Target, NotFound]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    profiles: list[str] = field(default_factory=list)  # author files given ids (see enrich.authors)
     report: Report = field(default_factory=Report)
 
 
@@ -102,6 +104,7 @@ def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, del
     problems: list[Diagnostic] = []
     state = import_state.load(state_path, relpath(state_path, root), problems)
     outcome.report.extend(problems)
+    profiles = author_ids.load(root, outcome.report)  # an unreadable one stops the run before any lookup
     if outcome.report.has_errors:
         return outcome
     store = _ReadOnlyStore(Store.for_site(root).root) if dry_run else Store.for_site(root)
@@ -119,7 +122,18 @@ def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, del
         _settle(root, target, state, refresh, today, dry_run, outcome)
     if outcome.written and not dry_run:
         write_atomic(state_path, import_state.render(state))
+    _record_author_ids(root, profiles, dry_run, outcome)
     return outcome
+
+
+def _record_author_ids(root: Path, profiles: list[author_ids.AuthorFile], dry_run: bool, outcome: Outcome) -> None:
+    """The author ids the resolved papers' sources give, written into the authors' profile files."""
+    papers = [author_ids.resolved(t.shown, t.text, t.meta, d.record, d.records, changed)
+              for t, d, changed in outcome.resolved]
+    for path, text in sorted(author_ids.plan(papers, profiles, root, outcome.report).items()):
+        if not dry_run:
+            write_atomic(path, text)
+        outcome.profiles.append(relpath(path, root))
 
 
 def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) -> list[Target]:
