@@ -152,19 +152,44 @@ def _captured(_: Any, __: Any, value: str | None) -> dt.date | None:
 
 @main.command("import")
 @root_option
-@click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))  # a folder: the importer says why not
+@click.argument("paths", nargs=-1)  # dump files (a folder: the importer says why not), or papers by id
 @click.option("--captured", callback=_captured, metavar="YYYY-MM-DD",
               help="Capture date of the files named (recorded in content/dumps/manifest.yaml).")
 @click.option("--update", is_flag=True,
               help="Refresh importer-owned fields a person has not edited (edits are always kept).")
-def import_command(root: Path, paths: tuple[Path, ...], captured: dt.date | None, update: bool) -> None:
-    """Import dumps (default: every file in content/dumps/) into content/papers/*.md."""
+@click.option("--hf-daily", "dailies", multiple=True, metavar="DATE",
+              help="Import Hugging Face's Daily Papers of a day (2026-03-06), ISO week (2026-W10) or month (2026-03).")
+@click.option("--delay", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
+              help="Seconds between requests to one source (default: each source's own rule).")
+def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None, update: bool,
+                   dailies: tuple[str, ...], delay: float | None) -> None:
+    """Import dumps (default: every file in content/dumps/), or papers by arXiv id or URL, Hugging Face
+    paper URL, DOI or .bib file, into content/papers/*.md."""
+    from .enrich.by_id import import_papers, missing_message, split_arguments
     from .importers.run import run_import
 
-    if captured and not paths:
+    given = split_arguments(paths)
+    if given.missing:
+        raise click.UsageError(missing_message(given.missing))
+    if given.dumps and (given.named or dailies):
+        raise click.UsageError("import dump files and papers named by id (or --hf-daily) in two runs")
+    if captured and not given.dumps:
         raise click.UsageError("--captured needs the dump files it applies to")
+    if given.named or dailies:
+        with failures(), _progress("Looking up") as tick:
+            site_config.require(root)
+            outcome = import_papers(root, given.named, dailies, update, delay, progress=tick)
+        print_diagnostics(outcome.report.items)
+        for kind, shown in [*(("new", s) for s in outcome.new), *(("merged", s) for s in outcome.merged)]:
+            say(f"  {kind} {shown}")
+        if outcome.report.has_errors:
+            say(f"import failed: {len(outcome.report.errors)} error(s); nothing under content/ was changed",
+                "bold red", stderr=True)
+            sys.exit(1)
+        say(outcome.summary())
+        return
     with failures(), _progress("Importing") as tick:
-        result = run_import(root, list(paths) or None, captured, update, progress=tick)
+        result = run_import(root, given.dumps or None, captured, update, progress=tick)
     print_diagnostics(result.report.items)
     from rich.table import Table
 
@@ -380,16 +405,36 @@ def _date(_: Any, __: Any, value: str | None) -> dt.date | None:
 
 @main.command("new")
 @root_option
-@click.argument("title")
+@click.argument("title", required=False)
 @click.option("--date", callback=_date, metavar="YYYY-MM-DD", help="Publication date.")
 @click.option("--tags", default="", help="Comma-separated tags, e.g. attention,kv-cache.")
 @click.option("--author", "authors", multiple=True, help="An author (repeat for several).")
-def new_command(root: Path, title: str, date: dt.date | None, tags: str, authors: tuple[str, ...]) -> None:
-    """Create content/papers/<slug>.md for a paper typed in by hand."""
+@click.option("--arxiv", metavar="ID", help="Fill the entry from arXiv's record of this paper (2507.14417).")
+@click.option("--doi", metavar="DOI", help="Fill the entry from Semantic Scholar's record of this DOI.")
+@click.option("--url", metavar="URL", help="Fill the entry from the paper at this arXiv, Hugging Face or doi.org URL.")
+@click.option("--delay", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
+              help="Seconds between requests to one source (default: each source's own rule).")
+def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, authors: tuple[str, ...],
+                arxiv: str | None, doi: str | None, url: str | None, delay: float | None) -> None:
+    """Create content/papers/<slug>.md for a paper typed in by hand, or found by --arxiv, --doi or --url."""
     from .scaffold import new_entry
 
+    named = [(option, value) for option, value in (("arxiv", arxiv), ("doi", doi), ("url", url)) if value]
+    if len(named) > 1:
+        raise click.UsageError("give one of --arxiv, --doi or --url")
+    if not named and title is None:
+        raise click.UsageError("give the paper's TITLE, or --arxiv, --doi or --url to look it up")
+    tag_list = [t.strip() for t in tags.split(",") if t.strip()]
     with failures():
-        path = new_entry(root, title, date, [t.strip() for t in tags.split(",") if t.strip()], list(authors))
+        if named:
+            from .enrich.by_id import new_paper
+
+            site_config.require(root)
+            with _progress("Looking up") as tick:
+                path, warnings = new_paper(root, *named[0], title, date, tag_list, authors, delay, tick)
+            print_diagnostics(warnings)
+        else:
+            path = new_entry(root, title or "", date, tag_list, list(authors))
     say(f"created {path}")
 
 
