@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 import operator
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -318,7 +319,21 @@ def profiles_by_slug(profiles: Iterable[AuthorProfile]) -> dict[str, AuthorProfi
 
 
 def author_profile(by_slug: dict[str, AuthorProfile], name: str, slug: str) -> AuthorProfile | None:
-    return by_slug.get(slug) or by_slug.get(slugify(name))
+    """The profile of the person named: one whose name or an alias is this very name.
+
+    A profile found by slug alone may be someone else's, whose name slugifies alike:
+    "Ahán Gupta" is not "Ahan Gupta", and must not show his figures.
+    """
+    who = _person(name)
+    for candidate in (by_slug.get(slug), by_slug.get(slugify(name))):
+        if candidate is not None and who in {_person(candidate.name), *map(_person, candidate.aliases)}:
+            return candidate
+    return None
+
+
+def _person(name: str) -> str:
+    """A name but for Unicode composition and spacing (as the importer tells people apart)."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 class Network:

@@ -182,3 +182,14 @@ def test_profile_authors_come_only_from_their_own_dump(content: Content) -> None
     }
     found = model.profile_authors(cases.values(), [profile])
     assert found == {"a": ("Grace Hopper",), "b": (), "c": (), "d": ()}
+
+
+def test_a_profile_goes_to_its_own_person_never_to_a_name_that_slugifies_alike() -> None:
+    profile = AuthorProfile(source_path="content/authors/ahan-gupta.yaml", slug="ahan-gupta", name="Ahan Gupta",
+                            h_index=12, aliases=("A. Gupta",))
+    by_slug = model.profiles_by_slug([profile])
+    assert model.author_profile(by_slug, "Ahan Gupta", "ahan-gupta") is profile
+    assert model.author_profile(by_slug, "Ahan  Gupta", "ahan-gupta") is profile  # spacing is no other person
+    assert model.author_profile(by_slug, "A. Gupta", "a-gupta") is profile  # an alias names the same person
+    assert model.author_profile(by_slug, "Ahán Gupta", "ahan-gupta") is None
+    assert model.author_profile(by_slug, "Ahán Gupta", "ahan-gupta-2f1c") is None
