@@ -38,9 +38,10 @@ def _label(scored: Scored) -> str:
 
 
 def summary(outcome: Outcome) -> str:
+    profiles = f"; {len(outcome.profiles)} author profile(s) written" if outcome.profiles else ""
     return (f"{len(outcome.resolved)} resolved ({len(outcome.written)} entries written), "
             f"{len(outcome.ambiguous)} ambiguous, {len(outcome.unresolved)} unresolved, "
-            f"{len(outcome.skipped)} skipped")
+            f"{len(outcome.skipped)} skipped{profiles}")
 
 
 def markdown(outcome: Outcome) -> str:
