@@ -131,11 +131,12 @@ def merge_into(existing: dict[str, Any], imported: dict[str, Any], state: dict[s
 def _merge_sources(current: Any, new: list[dict[str, Any]], update: bool) -> list[dict[str, Any]]:
     if not isinstance(current, list):
         return new
-    merged = {str(r.get("file")): r for r in current if isinstance(r, dict)}
+    merged = {str(r["file"]): r for r in current if isinstance(r, dict) and "file" in r}
     for record in new:
         if record["file"] not in merged or update:
             merged[record["file"]] = record
-    extra = [r for r in current if not isinstance(r, dict)]
+    # records of other kinds (an API's provenance, a hand-written note) are kept as they are, after the dumps'
+    extra = [r for r in current if not (isinstance(r, dict) and "file" in r)]
     return sorted(merged.values(), key=lambda r: (str(r.get("captured")), str(r.get("file")))) + extra
 
 

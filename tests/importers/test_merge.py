@@ -193,3 +193,14 @@ def test_group_is_in_file_then_line_order(committed: dict[str, ParsedDump]) -> N
     keys = list(group(reversed_dumps))
     assert keys[0] == title_key("VTC: DNN Compilation with Virtual Tensors for Data Movement Elimination")
     assert Path(group(reversed_dumps)[keys[0]][0].dump.path).name == PROFILE_A
+
+
+def test_a_dump_import_keeps_every_api_provenance_record() -> None:
+    from sitegen.importers.merge import merge_into
+
+    apis = [{"api": "arxiv", "id": "2407.13168", "match": "title 100"}, {"api": "s2", "id": "abc", "match": "doi"}]
+    existing = {"title": "T", "sources": [{"file": "a.txt", "captured": "2025-01-01"}, *apis]}
+    imported = {"title": "T", "sources": [{"file": "b.txt", "captured": "2025-02-01"}]}
+    meta, _ = merge_into(existing, imported, {}, update=False)
+    assert [s.get("file") for s in meta["sources"]] == ["a.txt", "b.txt", None, None]
+    assert meta["sources"][2:] == apis
