@@ -179,6 +179,35 @@ def _read_hashed(path: Path, shown: str, report: Report) -> tuple[bytes, str, Fi
     return None if read is None else (read[0], hashlib.sha256(read[0]).hexdigest(), read[1])
 
 
+@dataclass(frozen=True)
+class EntryFile:
+    """An entry file as read for rewriting it: its text and its parsed front matter and body."""
+
+    path: Path
+    shown: str
+    text: str
+    doc: frontmatter.Document
+
+
+def entry_files(folder: Path, root: Path, report: Report) -> list[EntryFile]:
+    """Every `*.md` file of `folder` that reads and parses; each one that does not is reported.
+
+    What the tools that rewrite entries (the importers, enrich) start from: an entry that
+    cannot be read is an error for them, since whether it is the paper cannot be told.
+    """
+    files = []
+    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
+        shown = relpath(path, root)
+        text = read_text(path, shown, report)  # a FIFO named *.md is refused, not waited on
+        if text is None:
+            continue
+        try:
+            files.append(EntryFile(path, shown, text, frontmatter.parse(text, shown)))
+        except frontmatter.FrontMatterError as exc:
+            report.add(exc.diagnostic)
+    return files
+
+
 def read_text(path: Path, shown: str, report: Report) -> str | None:
     """A content file's text, or None with the reason reported (not a regular file, unreadable, not UTF-8)."""
     read = _read_bytes(path, shown, report)

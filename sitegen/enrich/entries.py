@@ -13,7 +13,6 @@ planning: nothing here writes a file.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,8 @@ from ..errors import Location, Report, relpath
 from ..importers.common import RawPaper
 from ..importers.identity import Paper, abstract_key, known_entry, strict_key
 from ..importers.merge import fingerprint, ordered, title_key
-from ..loader import read_text
+from ..loader import entry_files
+from ..rewrite import rewritten
 from ..slugs import slugify, unique_slug
 from ..tagging import Tagger
 from .apply import LINK_KINDS, _fuller_authors, _written_by_a_tool, entry_fields
@@ -33,7 +33,6 @@ from .record import Record
 EMPTY: tuple[Any, ...] = (None, "", [], {})
 AUTHOR_FIELDS = frozenset({"authors", "authors_truncated", "author_count"})
 ONLY_WHEN_EMPTY = frozenset({"arxiv", "added"})  # a hand-set id pins the paper; `added` is when it first came
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 
 
 @dataclass
@@ -74,19 +73,8 @@ class Merged:
 
 def read_entries(folder: Path, root: Path, report: Report) -> list[Entry]:
     """Every entry of the site; one that cannot be read is an error (whether it is the paper cannot be told)."""
-    entries = []
-    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        shown = relpath(path, root)
-        text = read_text(path, shown, report)
-        if text is None:
-            continue
-        try:
-            doc = frontmatter.parse(text, shown)
-        except frontmatter.FrontMatterError as exc:
-            report.add(exc.diagnostic)
-            continue
-        entries.append(Entry(path, shown, doc.meta, text, doc.key_lines.get("title", 1)))
-    return entries
+    return [Entry(f.path, f.shown, f.doc.meta, f.text, f.doc.key_lines.get("title", 1))
+            for f in entry_files(folder, root, report)]
 
 
 def _id_keys(arxiv: object, doi: object) -> list[str]:
@@ -231,17 +219,4 @@ def new_entry(folder: Path, root: Path, record: Record, taken: set[str]) -> tupl
 def render(entry: Entry) -> str:
     """The entry's text: new front matter with the curator's comments kept, then the notes exactly as written."""
     meta = ordered(entry.meta)
-    if entry.new:
-        return frontmatter.render(meta, "")
-    old, _, _ = frontmatter.split(entry.text)
-    yaml_text = frontmatter.with_comments(frontmatter.dump_yaml(meta), frontmatter.comments(old or ""))
-    return "---\n" + yaml_text + "---\n" + body_as_written(entry.text)
-
-
-def body_as_written(text: str) -> str:
-    """Everything after the closing `---` line, its line endings and spacing untouched."""
-    lines = [m.group() for m in _LINE.finditer(text.lstrip("\ufeff"))]
-    for i in range(1, len(lines)):
-        if lines[i].rstrip() in ("---", "..."):
-            return "".join(lines[i + 1 :])
-    return ""
+    return frontmatter.render(meta, "") if entry.new else rewritten(entry.text, meta)

@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from .. import config as site_config
-from .. import frontmatter
 from ..errors import Diagnostic, Location, Report, relpath
 from ..fsutil import write_atomic
 from ..importers import state as import_state
-from ..loader import read_text
+from ..loader import entry_files
+from ..rewrite import rewritten
 from . import authors as author_ids
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
@@ -145,19 +145,10 @@ def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) 
         outcome.report.error(Location(f"content/papers/{slug}.md"), "E1010", f"no entry named '{slug}'",
                              "name entries by their file name without .md, as in content/papers/")
     targets = []
-    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        if wanted and path.stem not in wanted:
+    for file in entry_files(folder, root, outcome.report):
+        if wanted and file.path.stem not in wanted:
             continue
-        shown = relpath(path, root)
-        text = read_text(path, shown, outcome.report)
-        if text is None:
-            continue
-        try:
-            doc = frontmatter.parse(text, shown)
-        except frontmatter.FrontMatterError as exc:
-            outcome.report.add(exc.diagnostic)
-            continue
-        meta = doc.meta
+        meta, shown = file.doc.meta, file.shown
         if meta.get("enrich") is False:
             outcome.skipped.append((shown, "enrich: false"))
         elif not isinstance(meta.get("title"), str) or not meta["title"].strip():
@@ -165,7 +156,7 @@ def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) 
         elif (meta.get("arxiv") or meta.get("doi")) and not wanted and not refresh:
             continue  # resolved already, or typed in: a later run asks nothing about it
         else:
-            targets.append(Target(path, shown, path.stem, text, meta))
+            targets.append(Target(file.path, shown, file.path.stem, file.text, meta))
     return targets
 
 
@@ -245,13 +236,6 @@ def _settle(root: Path, target: Target, state: dict[str, dict[str, str]], refres
     if not result.changed:
         return
     if not dry_run:
-        write_atomic(target.path, _render_keeping_body(result.meta, target.text))
+        write_atomic(target.path, rewritten(target.text, result.meta))
         state[key] = result.state
     outcome.written.append(target.shown)
-
-
-def _render_keeping_body(meta: dict[str, Any], text: str) -> str:
-    """New front matter with the curator's comments kept, and the body byte for byte."""
-    old, body, _ = frontmatter.split(text)
-    kept = frontmatter.comments(old or "")
-    return "---\n" + frontmatter.with_comments(frontmatter.dump_yaml(meta), kept) + "---\n" + body

@@ -16,7 +16,8 @@ from typing import Any
 from .. import config as site_config
 from .. import frontmatter
 from ..errors import Diagnostic, Location, Report, relpath
-from ..loader import read_text
+from ..loader import entry_files
+from ..rewrite import rewritten
 from ..slugs import slugify, unique_slug
 from ..tagging import Tagger
 from . import authors, manifest, parse_dump, transaction
@@ -146,19 +147,8 @@ def _parse_file(path: Path, root: Path, captures: dict[str, dt.date], given: dt.
 
 def _load_existing(folder: Path, root: Path, report: Report) -> list[_Existing]:
     """Every entry; an unreadable one is an error (whether a paper is already there cannot be told)."""
-    entries: list[_Existing] = []
-    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        shown = relpath(path, root)
-        text = read_text(path, shown, report)  # a FIFO named *.md is refused, not waited on
-        if text is None:
-            continue
-        try:
-            doc = frontmatter.parse(text, shown)
-        except frontmatter.FrontMatterError as exc:
-            report.add(exc.diagnostic)
-            continue
-        entries.append(_Existing(path, doc.meta, doc.body, text, shown, doc.key_lines.get("title", 1)))
-    return entries
+    return [_Existing(f.path, f.doc.meta, f.doc.body, f.text, f.shown, f.doc.key_lines.get("title", 1))
+            for f in entry_files(folder, root, report)]
 
 
 def _plan_papers(dumps: list[ParsedDump], existing: list[_Existing], state: dict[str, dict[str, str]],
@@ -216,12 +206,8 @@ def _new_slug(paper: Paper, papers: Papers, slugs: dict[str, Paper], root: Path,
 
 
 def _render_keeping_body(meta: dict[str, Any], entry: _Existing) -> str:
-    """New front matter, with the curator's body kept byte for byte."""
-    if meta == entry.meta:
-        return entry.text
-    old, body, _ = frontmatter.split(entry.text)
-    kept = frontmatter.comments(old or "")  # the curator's comments are hand edits too
-    return "---\n" + frontmatter.with_comments(frontmatter.dump_yaml(meta), kept) + "---\n" + body
+    """New front matter, with the curator's comments and body kept (or the text as it was, when nothing changed)."""
+    return entry.text if meta == entry.meta else rewritten(entry.text, meta)
 
 
 def _write_if_changed(writes: dict[Path, str], path: Path, text: str) -> None:
