@@ -8,7 +8,7 @@ from pathlib import Path
 
 import yaml
 
-from sitegen import frontmatter
+from sitegen.content import frontmatter
 
 REPO = Path(__file__).resolve().parent.parent
 Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

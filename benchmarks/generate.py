@@ -18,8 +18,8 @@ import random
 import shutil
 from pathlib import Path
 
-from sitegen import frontmatter
-from sitegen.slugs import slugify, unique_slug
+from sitegen.content import frontmatter
+from sitegen.content.slugs import slugify, unique_slug
 
 REPO = Path(__file__).resolve().parent.parent
 WORDS = ("scalable efficient sparse attention parallel memory kernel compiler pipeline tensor expert routing "  # noqa: SIM905

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from . import config as site_config
-from .errors import Diagnostic, Location, Report, SitegenError, relpath
+from .common.errors import Diagnostic, Location, Report, SitegenError, relpath
+from .content import config as site_config
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -165,8 +165,8 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
                    dailies: tuple[str, ...], delay: float | None) -> None:
     """Import dumps (default: every file in content/dumps/), or papers by arXiv id or URL, Hugging Face
     paper URL, DOI or .bib file, into content/papers/*.md."""
-    from .enrich.by_id import import_papers, missing_message, split_arguments
-    from .importers.run import run_import
+    from .ingest.enrich.by_id import import_papers, missing_message, split_arguments
+    from .ingest.importers.run import run_import
 
     given = split_arguments(paths)
     if given.missing:
@@ -210,7 +210,7 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
 
 
 def _sources(_: Any, __: Any, value: str) -> tuple[str, ...]:
-    from .enrich.run import SOURCES
+    from .ingest.enrich.run import SOURCES
 
     names = tuple(dict.fromkeys(n.strip() for n in value.split(",") if n.strip()))
     unknown = [n for n in names if n not in SOURCES]
@@ -233,9 +233,9 @@ def _sources(_: Any, __: Any, value: str) -> tuple[str, ...]:
 def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: float | None,
                    sources: tuple[str, ...], dry_run: bool, report_file: Path | None) -> None:
     """Find each entry's paper (arXiv id, DOI, authors, links) in scholarly APIs and write it into the entry."""
-    from .enrich import report
-    from .enrich.run import run_enrich
-    from .fsutil import write_atomic
+    from .common.fsutil import write_atomic
+    from .ingest.enrich import report
+    from .ingest.enrich.run import run_enrich
 
     with failures(), _render_bar("Looking up") as progress:
         site_config.require(root)
@@ -267,8 +267,8 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
 @root_option
 def check_command(root: Path) -> None:
     """Validate site.yaml, every entry and every author file; list every problem."""
-    from .loader import load_content
-    from .theme_check import check_theme
+    from .content.loader import load_content
+    from .render.theme_check import check_theme
 
     report = Report()
     with failures():
@@ -325,7 +325,7 @@ base_url_option = click.option(
 def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool,
                   jobs: int | None) -> None:
     """Build the static site into public/ (atomically: all of it or none of it)."""
-    from .build import build
+    from .build.build import build
 
     with failures(), _render_bar() as progress:
         site_config.require(root)
@@ -357,12 +357,12 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
     import signal
     import threading
 
-    from .serve import PreviewSession
-    from .server import is_loopback
+    from .serve.serve import PreviewSession
+    from .serve.server import is_loopback
 
     with failures():  # a busy port or a --bind that is no address here: a diagnostic, exit status 1
         site_config.require(root)
-        from .writer import recover
+        from .publish.writer import recover
 
         recover(root / "public")  # what a killed build left, finished or removed, as a build's start does
         session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
@@ -389,7 +389,7 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
 @click.option("--curator", default="", help="Your name, shown in the footer and feeds.")
 def init_command(directory: Path, title: str, curator: str) -> None:
     """Create a new reading-list site in DIRECTORY (refuses to overwrite one)."""
-    from .scaffold import init_site
+    from .ingest.scaffold import init_site
 
     with failures():
         result = init_site(directory, title, curator)
@@ -417,7 +417,7 @@ def _date(_: Any, __: Any, value: str | None) -> dt.date | None:
 def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, authors: tuple[str, ...],
                 arxiv: str | None, doi: str | None, url: str | None, delay: float | None) -> None:
     """Create content/papers/<slug>.md for a paper typed in by hand, or found by --arxiv, --doi or --url."""
-    from .scaffold import new_entry
+    from .ingest.scaffold import new_entry
 
     named = [(option, value) for option, value in (("arxiv", arxiv), ("doi", doi), ("url", url)) if value]
     if len(named) > 1:
@@ -427,7 +427,7 @@ def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, 
     tag_list = [t.strip() for t in tags.split(",") if t.strip()]
     with failures():
         if named:
-            from .enrich.by_id import new_paper
+            from .ingest.enrich.by_id import new_paper
 
             site_config.require(root)
             with _progress("Looking up") as tick:
@@ -452,8 +452,8 @@ def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, m
     The branch, the remote and content/ are checked before building (--force skips only
     the content/ check): a branch holding the sources or checked out is always refused.
     """
-    from .build import build
-    from .deploy import check_clean, prepare, publish
+    from .build.build import build
+    from .publish.deploy import check_clean, prepare, publish
 
     with failures():
         site_config.require(root)

@@ -26,8 +26,8 @@ def tree_bytes(folder: Path) -> dict[str, bytes]:
 
 
 def cached_shard(root: Path, key: str) -> Path:
-    """The entry cache's shard file holding `key` (see sitegen.cache)."""
-    from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX
+    """The entry cache's shard file holding `key` (see sitegen.content.cache)."""
+    from sitegen.content.cache import CACHE_DIR, ENTRIES, SUFFIX
 
     return root / CACHE_DIR / ENTRIES / f"{key[:2]}{SUFFIX}"
 

@@ -10,7 +10,7 @@ import jinja2
 import pytest
 from markupsafe import Markup
 
-from sitegen import buffered
+from sitegen.render import buffered
 
 # Templates that use every way Jinja's compiled code yields, or hands on what another part yields
 TEMPLATES = {

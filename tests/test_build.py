@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitegen.build import build
-from sitegen.errors import BuildFailed, SitegenError
+from sitegen.build.build import build
+from sitegen.common.errors import BuildFailed, SitegenError
 
 from .conftest import REPO, SITE_URL, BuiltSite
 from .html_tools import committed_entries, entry_date, listed_papers, read_html
@@ -197,8 +197,8 @@ def test_a_template_error_names_the_template_file_and_line(tmp_path: Path) -> No
 
 def test_a_build_that_fails_while_rendering_keeps_the_parsed_entries_and_leaves_no_child(tmp_path: Path) -> None:
     """The entry cache is saved by a forked child beside the rendering; a failure still waits for it."""
-    from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX, EntryCache, digest
-    from sitegen.loader import slug_of
+    from sitegen.content.cache import CACHE_DIR, ENTRIES, SUFFIX, EntryCache, digest
+    from sitegen.content.loader import slug_of
 
     from .test_forked import _children
 
@@ -283,8 +283,8 @@ def test_an_entry_saved_during_a_full_build_is_seen_by_the_next(tmp_path: Path, 
     runs (after it was read) is read again by the next build, not taken as unchanged."""
     import os
 
-    import sitegen.loader as loader
-    from sitegen import model
+    import sitegen.content.loader as loader
+    from sitegen.model import model
 
     root, output = copy_site(tmp_path / "site", papers=8), tmp_path / "public"
     monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import build
-from sitegen.errors import BuildFailed
+from sitegen.build.build import build
+from sitegen.common.errors import BuildFailed
 
 from .site_factory import copy_site
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.cache import CACHE_DIR, ENTRIES, SUFFIX, CacheDamaged, EntryCache
-from sitegen.errors import Report
-from sitegen.loader import Entry, load_content
+from sitegen.common.errors import Report
+from sitegen.content.cache import CACHE_DIR, ENTRIES, SUFFIX, CacheDamaged, EntryCache
+from sitegen.content.loader import Entry, load_content
 
 from .site_factory import cached_shard, copy_site, edit_cached_entry
 

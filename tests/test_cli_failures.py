@@ -114,10 +114,10 @@ def test_diagnostics_honour_no_color(tmp_path: Path) -> None:
 
 
 NO_SPACE = """
-import errno, sitegen.writer
+import errno, sitegen.publish.writer
 def full(fd, data):
     raise OSError(errno.ENOSPC, "No space left on device")
-sitegen.writer.write_all = full
+sitegen.publish.writer.write_all = full
 """
 
 READ_ONLY = """
@@ -165,7 +165,7 @@ def test_an_unexpected_failure_is_said_as_a_bug_not_a_traceback(tmp_path: Path, 
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("something no one expected")
 
-    monkeypatch.setattr("sitegen.build.build", broken)
+    monkeypatch.setattr("sitegen.build.build.build", broken)
     result = CliRunner().invoke(main, ["build", "--root", str(root), "--no-search"])
     assert result.exit_code == 1
     assert ".: error[E999]: internal error: ValueError: something no one expected" in result.output

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from sitegen.cli import main
-from sitegen.deploy import dirty_content
+from sitegen.publish.deploy import dirty_content
 
 from .site_factory import copy_site, tree_bytes
 

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from sitegen import config as site_config
-from sitegen import escaping
-from sitegen.render import make_environment
+from sitegen.content import config as site_config
+from sitegen.render import escaping
+from sitegen.render.render import make_environment
 
 from .site_factory import copy_site
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.forked import Forked, ForkedBytes
+from sitegen.common.forked import Forked, ForkedBytes
 
 
 def _children() -> set[int]:

@@ -14,9 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.build import build
-from sitegen.cache import CACHE_DIR
-from sitegen.fragments import (
+from sitegen.build.build import build
+from sitegen.build.incremental import SiteState
+from sitegen.common.fsutil import write_atomic
+from sitegen.content.cache import CACHE_DIR
+from sitegen.render.fragments import (
     FOLDER,
     ITEMS,
     LAYOUT,
@@ -33,8 +35,6 @@ from sitegen.fragments import (
     read_store,
     write_store,
 )
-from sitegen.fsutil import write_atomic
-from sitegen.incremental import SiteState
 
 from .site_factory import copy_site, tree_bytes
 
@@ -109,8 +109,8 @@ def test_the_remembered_identity_and_layout_of_each_whole_list_file_are_its_byte
     """The join hands the file's identity (its frame and its pieces' digests) to the outputs table and
     its layout, so the file is never hashed again: they must be the file's, after a full build in any
     number of processes, and after an edit that splices the last build's file."""
-    import sitegen.parallel as parallel_module
-    from sitegen import buildstate
+    import sitegen.build.parallel as parallel_module
+    from sitegen.build import buildstate
 
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 0)
     root = copy_site(tmp_path / "site", papers=PAPERS)
@@ -222,7 +222,7 @@ def _preview(root: Path, output: Path, scratch: Path) -> SiteState:
 @pytest.fixture
 def parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     """Render even a small site across forked workers, as a large one is."""
-    import sitegen.parallel as parallel_module
+    import sitegen.build.parallel as parallel_module
 
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 1)
     monkeypatch.setattr(parallel_module, "CHUNK", 37)
@@ -441,7 +441,7 @@ def test_a_front_matter_edit_takes_the_other_papers_list_items_from_the_last_ful
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int) -> None:
     """Every render process of a full build saves its list items and feed entries; an edit in a new process
     takes those of the papers it did not change, and renders the edited paper's again."""
-    import sitegen.parallel as parallel_module
+    import sitegen.build.parallel as parallel_module
 
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 0)
     root = copy_site(tmp_path / "site", papers=PAPERS)
@@ -464,10 +464,10 @@ def test_a_front_matter_edit_takes_the_other_papers_list_items_from_the_last_ful
 def test_stored_items_are_taken_by_saved_fingerprints_without_making_the_papers(site: Path) -> None:
     """A saved model's papers carry the fingerprints they were saved with (model_cache.SavedPapers):
     a paper not made since is matched by that, and never made; a paper set since, by its own."""
-    from sitegen import config as site_config
-    from sitegen import model
-    from sitegen.errors import Report
-    from sitegen.loader import load_content
+    from sitegen.common.errors import Report
+    from sitegen.content import config as site_config
+    from sitegen.content.loader import load_content
+    from sitegen.model import model
 
     built = model.build_site(site_config.load(site), load_content(site, Report(), None, 1))
     saved = sorted((site / CACHE_DIR / FOLDER).glob(f"{ITEMS}-*{SUFFIX}"))
@@ -552,8 +552,8 @@ def test_a_whole_list_file_in_parts_is_the_same_by_order_or_by_place(count: int,
     """`FilePieces.moved` finds what differs by comparing the orders; whatever moved, went stale
     or was made anew, the parts join to the same file as looking each paper up gives, and
     that file is the pieces in the new order."""
-    from sitegen.fragments import DIGEST_SIZE, FilePieces, piece_digest
-    from sitegen.render import _filled, _parts, _parts_by_place
+    from sitegen.render.fragments import DIGEST_SIZE, FilePieces, piece_digest
+    from sitegen.render.render import _filled, _parts, _parts_by_place
 
     slugs = [f"paper-{i}" for i in range(count)]
     old = {slug: f"@{slug}{{{'x' * (i % 7)}}}".encode() for i, slug in enumerate(slugs)}

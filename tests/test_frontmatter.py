@@ -11,8 +11,8 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import controls, frontmatter
-from sitegen.frontmatter import FrontMatterError
+from sitegen.content import controls, frontmatter
+from sitegen.content.frontmatter import FrontMatterError
 
 
 def _error(text: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.fsutil import StagedFiles, write_atomic
+from sitegen.common.fsutil import StagedFiles, write_atomic
 
 
 def _mode(path: Path) -> int:

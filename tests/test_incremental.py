@@ -16,17 +16,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen import __version__, buildstate, incremental, model, routes
-from sitegen import config as site_config
-from sitegen.build import build
-from sitegen.cache import CACHE_DIR, EntryCache
-from sitegen.errors import Location, Report, SitegenError
-from sitegen.forked import ForkedBytes
-from sitegen.incremental import OutputsChanged, SiteState
-from sitegen.loader import Content, load_content
-from sitegen.output_check import outputs_intact
-from sitegen.render import Rendered, Renderer
-from sitegen.serve import ON_REQUEST, preview_state
+from sitegen import __version__
+from sitegen.build import buildstate, incremental
+from sitegen.build.build import build
+from sitegen.build.incremental import OutputsChanged, SiteState
+from sitegen.build.output_check import outputs_intact
+from sitegen.common.errors import Location, Report, SitegenError
+from sitegen.common.forked import ForkedBytes
+from sitegen.content import config as site_config
+from sitegen.content.cache import CACHE_DIR, EntryCache
+from sitegen.content.loader import Content, load_content
+from sitegen.model import model, routes
+from sitegen.render.render import Rendered, Renderer
+from sitegen.serve.serve import ON_REQUEST, preview_state
 
 from .site_factory import copy_site, edit_cached_entry, tree_bytes
 
@@ -227,9 +229,9 @@ def test_a_rebuild_with_nothing_changed_loads_neither_the_renderer_nor_jinja(tmp
     """A new process that finds nothing to do stops before the renderer is imported (30 ms of Jinja)."""
     root = copy_site(tmp_path / "site", papers=PAPERS)
     build(root, tmp_path / "public", search=False)
-    code = ("import sys; from pathlib import Path; from sitegen.build import build; "
+    code = ("import sys; from pathlib import Path; from sitegen.build.build import build; "
             f"r = build(Path({str(root)!r}), Path({str(tmp_path / 'public')!r}), search=False); "
-            "print(r.written, r.unchanged, sorted(m for m in ('jinja2', 'sitegen.render') if m in sys.modules))")
+            "print(r.written, r.unchanged, sorted(m for m in ('jinja2', 'sitegen.render.render') if m in sys.modules))")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     written, unchanged, loaded = result.stdout.split(" ", 2)
     assert written == "0" and int(unchanged) > PAPERS
@@ -390,7 +392,7 @@ def test_a_restored_state_plans_only_the_edited_sections_and_renders_the_same(
 
 
 def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitegen.parallel as parallel_module
+    import sitegen.build.parallel as parallel_module
 
     root = copy_site(tmp_path / "site")
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 1)
@@ -553,7 +555,7 @@ def test_a_page_that_fails_after_the_reload_stays_pending_until_it_renders(tmp_p
 def test_a_rebuild_in_place_amends_the_table_of_outputs_instead_of_rewriting_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The saved rows of the files a title edit rewrote are trusted by the next build as much as the table."""
-    import sitegen.build as build_module
+    import sitegen.build.build as build_module
 
     root, public = copy_site(tmp_path / "site", papers=PAPERS), tmp_path / "public"
     table = root / CACHE_DIR / buildstate.OUTPUTS

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.writer import recover
+from sitegen.publish.writer import recover
 
 from .site_factory import copy_site, tree_bytes
 
@@ -43,8 +43,8 @@ def counted(call):
     return wrapped
 parent = os.getpid()
 os.replace, os.rename = counted(os.replace), counted(os.rename)
-import sitegen.fsutil, sitegen.search, sitegen.writer
-sitegen.writer.exchange = sitegen.search.exchange = counted(sitegen.fsutil.exchange)
+import sitegen.common.fsutil, sitegen.publish.search, sitegen.publish.writer
+sitegen.publish.writer.exchange = sitegen.publish.search.exchange = counted(sitegen.common.fsutil.exchange)
 from sitegen.cli import run
 sys.argv = ["sitegen", *sys.argv[1:]]
 run()
@@ -52,7 +52,7 @@ run()
 
 
 SLOW_WORKERS = """
-import time, sitegen.parallel as parallel
+import time, sitegen.build.parallel as parallel
 parallel.PARALLEL_THRESHOLD = 1
 render_chunk = parallel._render_chunk
 def slow(specs):
@@ -226,7 +226,7 @@ def _alive(pid: int) -> bool:
 
 
 DYING_WORKER = """
-import os, sitegen.parallel as parallel
+import os, sitegen.build.parallel as parallel
 parallel.PARALLEL_THRESHOLD = 1
 parallel._render_chunk = lambda specs: os._exit(9)
 from sitegen.cli import run

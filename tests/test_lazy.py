@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.lazy import LazyDict, copied, updated
+from sitegen.common.lazy import LazyDict, copied, updated
 
 KEYS = [f"k{i}" for i in range(8)]
 

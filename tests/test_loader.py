@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-import sitegen.loader as loader
-from sitegen.build import build
-from sitegen.cache import EntryCache
-from sitegen.errors import Diagnostic, Report
+import sitegen.content.loader as loader
+from sitegen.build.build import build
+from sitegen.common.errors import Diagnostic, Report
+from sitegen.content.cache import EntryCache
 
 from .site_factory import copy_site
 from .test_forked import _children
@@ -211,7 +211,8 @@ def test_an_edit_outside_the_notes_lends_the_rendered_notes_and_imports_no_markd
     assert after.notes_html is before.notes_html and after.notes_text is before.notes_text
     edited = loader.entry_from_text(text.replace("Some", "Other"), "content/papers/a.md", "a", Report(), before)
     assert edited is not None and edited.notes_html.startswith("<p>Other <em>notes</em>")
-    probe = ("import sys\nfrom sitegen import build, buildstate, incremental, loader, model_cache, render\n"
+    probe = ("import sys\nfrom sitegen.build import build, buildstate, incremental, model_cache\n"
+             "from sitegen.content import loader\nfrom sitegen.render import render\n"
              "print('markdown_it' in sys.modules)\nloader.markdown.render_notes('*x*')\n"
              "print('markdown_it' in sys.modules)")
     fresh = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)

@@ -7,7 +7,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.markdown import INLINE_MATH, notes_to_html, plain_text, summary, text_with_math
+from sitegen.content.markdown import INLINE_MATH, notes_to_html, plain_text, summary, text_with_math
 
 from .html_tools import parse_html
 

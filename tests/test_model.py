@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from sitegen import config as site_config
-from sitegen import model
-from sitegen.errors import Report
-from sitegen.loader import AuthorProfile, Content, load_content
+from sitegen.common.errors import Report
+from sitegen.content import config as site_config
+from sitegen.content.loader import AuthorProfile, Content, load_content
+from sitegen.model import model
 
 from .html_tools import REPO, committed_entries, entry_date
 

@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import buildstate, incremental, model, model_cache
-from sitegen import config as site_config
-from sitegen.build import build
-from sitegen.cache import CACHE_DIR, EntryCache
-from sitegen.errors import Report
-from sitegen.fragments import fingerprint
-from sitegen.loader import Content, Entry, load_content
+from sitegen.build import buildstate, incremental, model_cache
+from sitegen.build.build import build
+from sitegen.common.errors import Report
+from sitegen.content import config as site_config
+from sitegen.content.cache import CACHE_DIR, EntryCache
+from sitegen.content.loader import Content, Entry, load_content
+from sitegen.model import model
+from sitegen.render.fragments import fingerprint
 
 from .site_factory import copy_site, tree_bytes
 

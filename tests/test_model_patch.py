@@ -15,15 +15,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import config as site_config
-from sitegen import model, model_cache, routes
-from sitegen.cache import EntryCache
-from sitegen.errors import Report
-from sitegen.fragments import fingerprint
-from sitegen.incremental import list_signature
-from sitegen.lazy import LazyDict
-from sitegen.loader import Content, Entry, load_content
-from sitegen.model_patch import patch_site
+from sitegen.build import model_cache
+from sitegen.build.incremental import list_signature
+from sitegen.common.errors import Report
+from sitegen.common.lazy import LazyDict
+from sitegen.content import config as site_config
+from sitegen.content.cache import EntryCache
+from sitegen.content.loader import Content, Entry, load_content
+from sitegen.model import model, routes
+from sitegen.model.model_patch import patch_site
+from sitegen.render.fragments import fingerprint
 
 from .html_tools import REPO
 

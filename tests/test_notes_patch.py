@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import sitegen.build as build_module
-from sitegen.build import build
-from sitegen.cache import CACHE_DIR
-from sitegen.notes_patch import RECORDS
+import sitegen.build.build as build_module
+from sitegen.build.build import build
+from sitegen.build.notes_patch import RECORDS
+from sitegen.content.cache import CACHE_DIR
 
 from .site_factory import copy_site, tree_bytes
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import buildstate, output_check
-from sitegen.build import build
-from sitegen.fsutil import StagedFiles, staged_name
-from sitegen.output_check import OutputsCheck, folder_mtimes, folders_of, outputs_intact
+from sitegen.build import buildstate, output_check
+from sitegen.build.build import build
+from sitegen.build.output_check import OutputsCheck, folder_mtimes, folders_of, outputs_intact
+from sitegen.common.fsutil import StagedFiles, staged_name
 
 from .site_factory import copy_site
 

@@ -8,7 +8,7 @@ import re
 from collections import Counter
 from urllib.parse import parse_qs, urlsplit
 
-from sitegen.routes import RECENT_SIZE
+from sitegen.model.routes import RECENT_SIZE
 
 from .conftest import BuiltSite
 from .html_tools import (

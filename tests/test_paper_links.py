@@ -20,10 +20,10 @@ import bibtexparser
 import pytest
 import rispy
 
-from sitegen.build import build
-from sitegen.errors import Report
-from sitegen.loader import entry_from_text
-from sitegen.paper_links import buttons, label
+from sitegen.build.build import build
+from sitegen.common.errors import Report
+from sitegen.content.loader import entry_from_text
+from sitegen.render.paper_links import buttons, label
 from tests.support import RecordedPage, SiteURL, describe_violations, describe_vnu, run_axe, run_vnu, serve_directory
 
 from .html_tools import by_class, classes, meta_values, one, parse_html, text_of

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen import parallel
-from sitegen.build import build
-from sitegen.errors import SitegenError
-from sitegen.parallel import FAMILIES, Schedule
-from sitegen.render import Renderer
-from sitegen.routes import PageSpec
+from sitegen.build import parallel
+from sitegen.build.build import build
+from sitegen.build.parallel import FAMILIES, Schedule
+from sitegen.common.errors import SitegenError
+from sitegen.model.routes import PageSpec
+from sitegen.render.render import Renderer
 
 from .site_factory import copy_site
 
@@ -190,12 +190,12 @@ def test_a_chunk_reaches_a_worker_with_all_that_rendering_reads(tmp_path: Path) 
     import dataclasses
     import pickle
 
-    from sitegen import config as site_config
-    from sitegen import model, routes
-    from sitegen.errors import Report
-    from sitegen.loader import load_content
-    from sitegen.render import asset_hashes, make_environment
-    from sitegen.theme import static_files
+    from sitegen.common.errors import Report
+    from sitegen.content import config as site_config
+    from sitegen.content.loader import load_content
+    from sitegen.model import model, routes
+    from sitegen.render.render import asset_hashes, make_environment
+    from sitegen.render.theme import static_files
 
     root = copy_site(tmp_path / "site", papers=6)
     cfg = site_config.load(root, None)

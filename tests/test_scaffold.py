@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sitegen import frontmatter
 from sitegen.cli import main
+from sitegen.content import frontmatter
 
 from .support import crawl_links, describe_broken
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from sitegen import frontmatter, schema
-from sitegen.errors import Diagnostic
+from sitegen.common.errors import Diagnostic
+from sitegen.content import frontmatter, schema
 
 
 def _validate(yaml_text: str) -> tuple[dict[str, Any], list[str]]:

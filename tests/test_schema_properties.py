@@ -18,11 +18,12 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import config as site_config
-from sitegen import model, schema
-from sitegen.errors import Diagnostic, Report
-from sitegen.loader import AuthorProfile, Entry, entry_from_text, load_profile
-from sitegen.outputs import citations, data
+from sitegen.common.errors import Diagnostic, Report
+from sitegen.content import config as site_config
+from sitegen.content import schema
+from sitegen.content.loader import AuthorProfile, Entry, entry_from_text, load_profile
+from sitegen.model import model
+from sitegen.render.outputs import citations, data
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=20)

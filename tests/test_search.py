@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from sitegen import search
-from sitegen.build import build
+from sitegen.build.build import build
 from sitegen.cli import main
+from sitegen.publish import search
 
 from .conftest import REPO, BuiltSite
 from .site_factory import copy_site

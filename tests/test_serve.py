@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen import serve
-from sitegen.build import build
-from sitegen.incremental import SiteState
-from sitegen.routes import WHOLE_LIST_FILES
-from sitegen.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
+from sitegen.build.build import build
+from sitegen.build.incremental import SiteState
+from sitegen.model.routes import WHOLE_LIST_FILES
+from sitegen.serve import serve
+from sitegen.serve.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
 
 from .site_factory import copy_site, tree_bytes
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.serve import PreviewSession
+from sitegen.serve.serve import PreviewSession
 from tests.support import RecordedPage
 
 from .site_factory import copy_site

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.server import PreviewServer
+from sitegen.serve.server import PreviewServer
 
 from .site_factory import copy_site
 from .test_cli import _sitegen

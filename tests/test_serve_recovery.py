@@ -11,9 +11,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from sitegen.serve import PreviewSession, failure
-from sitegen.server import error_overlay
-from sitegen.watch import Debouncer
+from sitegen.serve.serve import PreviewSession, failure
+from sitegen.serve.server import error_overlay
+from sitegen.serve.watch import Debouncer
 
 from .site_factory import copy_site
 from .test_serve import VTC, VTC_PAGE, Events, edit, get, rebuilt

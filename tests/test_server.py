@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.errors import Location, SitegenError
-from sitegen.server import PreviewServer, is_loopback
+from sitegen.common.errors import Location, SitegenError
+from sitegen.serve.server import PreviewServer, is_loopback
 
 
 @pytest.fixture(scope="module")

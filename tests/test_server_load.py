@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.server import PreviewServer
+from sitegen.serve.server import PreviewServer
 
 IDLE = 100  # connections that never send a byte
 KEPT = 50  # keep-alive connections left idle after one request

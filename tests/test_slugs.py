@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from slugify import slugify as _slugify
 
-from sitegen.slugs import MAX_SLUG, is_safe_slug, short_hash, slugify, unique_slug
+from sitegen.content.slugs import MAX_SLUG, is_safe_slug, short_hash, slugify, unique_slug
 
 
 @pytest.mark.parametrize(("text", "slug"), [

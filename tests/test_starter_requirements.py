@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from packaging.requirements import Requirement
 
 from sitegen.cli import main
-from sitegen.scaffold import (
+from sitegen.ingest.scaffold import (
     Requirements,
     init_site,
     installed_direct_url,
@@ -172,13 +172,13 @@ def test_the_starter_workflow_is_the_repos_own_installing_requirements() -> None
     own = (REPO / ".github/workflows/pages.yml").read_text()
     assert "pip install -e .\n" in own
     assert starter_workflow() == own.replace("pip install -e .\n", "pip install -r requirements.txt\n"), \
-        "copy .github/workflows/pages.yml to sitegen/starter/pages.yml, installing -r requirements.txt"
+        "copy .github/workflows/pages.yml to sitegen/ingest/starter/pages.yml, installing -r requirements.txt"
 
 
 def test_the_starter_workflow_ships_in_the_package() -> None:
-    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["sitegen"]
-    shipped = {p for pattern in data for p in (REPO / "sitegen").glob(pattern)}
-    assert REPO / "sitegen/starter/pages.yml" in shipped
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["sitegen.ingest"]
+    shipped = {p for pattern in data for p in (REPO / "sitegen/ingest").glob(pattern)}
+    assert REPO / "sitegen/ingest/starter/pages.yml" in shipped
 
 
 def test_the_starter_workflow_passes_actionlint(tmp_path: Path) -> None:

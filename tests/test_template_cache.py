@@ -7,9 +7,9 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from sitegen import config as site_config
-from sitegen.cache import CACHE_DIR
-from sitegen.render import make_environment
+from sitegen.content import config as site_config
+from sitegen.content.cache import CACHE_DIR
+from sitegen.render.render import make_environment
 
 from .site_factory import copy_site
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import build
-from sitegen.errors import SitegenError
-from sitegen.theme import PACKAGE_THEMES, static_files, theme_dirs
+from sitegen.build.build import build
+from sitegen.common.errors import SitegenError
+from sitegen.render.theme import PACKAGE_THEMES, static_files, theme_dirs
 
 from .site_factory import copy_site
 
@@ -38,7 +38,7 @@ def test_a_theme_static_file_overrides_the_default_one_and_hidden_files_are_left
 
 def test_finding_the_theme_files_does_not_import_the_renderer() -> None:
     """A rebuild that finds nothing changed fingerprints the theme and stops: Jinja is never loaded."""
-    code = "import sys, sitegen.theme, sitegen.buildstate; print('jinja2' in sys.modules)"
+    code = "import sys, sitegen.render.theme, sitegen.build.buildstate; print('jinja2' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
 

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from sitegen import buildstate, fragments, parallel
-from sitegen.build import build
-from sitegen.writer import staged
+from sitegen.build import buildstate, parallel
+from sitegen.build.build import build
+from sitegen.publish.writer import staged
+from sitegen.render import fragments
 
 from .site_factory import copy_site
 

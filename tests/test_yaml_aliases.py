@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sitegen import frontmatter
 from sitegen.cli import main
-from sitegen.errors import Report
-from sitegen.frontmatter import FrontMatterError
-from sitegen.loader import load_profile
-from sitegen.yaml_aliases import HINT
+from sitegen.common.errors import Report
+from sitegen.content import frontmatter
+from sitegen.content.frontmatter import FrontMatterError
+from sitegen.content.loader import load_profile
+from sitegen.content.yaml_aliases import HINT
 
 from .site_factory import copy_site
 

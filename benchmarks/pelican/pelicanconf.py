@@ -155,7 +155,7 @@ JINJA_ENVIRONMENT = {
     "extensions": [],
 }
 
-INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)  # sitegen.markdown.INLINE_MATH
+INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)  # sitegen.content.markdown.INLINE_MATH
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
                "November", "December")
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -174,7 +174,7 @@ def math_to_mathml(tex: str) -> str:
 
 
 def text_with_math(text: str) -> Markup:
-    """Plain text escaped, with its `$…$` spans as MathML (sitegen.markdown.text_with_math)."""
+    """Plain text escaped, with its `$…$` spans as MathML (sitegen.content.markdown.text_with_math)."""
     out: list[str] = []
     last = 0
     for match in INLINE_MATH.finditer(text):
@@ -185,7 +185,7 @@ def text_with_math(text: str) -> Markup:
 
 
 def summary_html(text: str, limit: int = 280) -> Markup:
-    """The start of a text, cut at a word outside math, as HTML with MathML (sitegen.markdown.summary)."""
+    """The start of a text, cut at a word outside math, as HTML with MathML (sitegen.content.markdown.summary)."""
     if len(text) <= limit:
         return text_with_math(text)
     cut = text[:limit].rsplit(" ", 1)[0]

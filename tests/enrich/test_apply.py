@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.enrich.apply import Found, apply, importer_fingerprints
-from sitegen.enrich.record import Author, Record
-from sitegen.importers.identity import abstract_key, state_keys, strict_key
-from sitegen.importers.merge import fingerprint, title_key
+from sitegen.ingest.enrich.apply import Found, apply, importer_fingerprints
+from sitegen.ingest.enrich.record import Author, Record
+from sitegen.ingest.importers.identity import abstract_key, state_keys, strict_key
+from sitegen.ingest.importers.merge import fingerprint, title_key
 
 DAY = dt.date(2026, 11, 25)
 RECORD = Record(

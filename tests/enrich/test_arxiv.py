@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.enrich.arxiv import ArxivClient, ArxivError, normalize_id, parse_feed, title_query
-from sitegen.enrich.http import Fetcher, SourceError
-from sitegen.enrich.record import Author, Record
-from sitegen.enrich.store import Store
+from sitegen.ingest.enrich.arxiv import ArxivClient, ArxivError, normalize_id, parse_feed, title_query
+from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.record import Author, Record
+from sitegen.ingest.enrich.store import Store
 from tests.enrich.replay import FIXTURES, ReplayServer, Reply
 
 EMPTY = "arxiv/empty_id_0000.0000.xml"

@@ -15,10 +15,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sitegen.cli import main
-from sitegen.enrich.authors import Resolved, load, plan
-from sitegen.enrich.record import Author, Record
-from sitegen.errors import Report
-from sitegen.loader import load_profile
+from sitegen.common.errors import Report
+from sitegen.content.loader import load_profile
+from sitegen.ingest.enrich.authors import Resolved, load, plan
+from sitegen.ingest.enrich.record import Author, Record
 from tests.enrich.replay import ReplayServer, Reply
 
 ENTRY = "content/papers/a.md"
@@ -142,7 +142,7 @@ def test_one_name_given_two_ids_gets_neither(tmp_path: Path) -> None:
 
 def test_one_account_given_to_two_authors_of_a_paper_is_recorded_for_neither(tmp_path: Path) -> None:
     """Hugging Face's answer for SciCode gives the account haopeng01 to Hao Peng and to Shizhuo Dylan Zhang."""
-    from sitegen.enrich.hf import paper_record
+    from sitegen.ingest.enrich.hf import paper_record
 
     record = paper_record(SCICODE)
     writes, messages = planned(tmp_path, paper(record))

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.enrich.bibfile import BibEntry, parse_bib, read_bibfile
-from sitegen.enrich.record import Author, Record
-from sitegen.errors import SitegenError
+from sitegen.common.errors import SitegenError
+from sitegen.ingest.enrich.bibfile import BibEntry, parse_bib, read_bibfile
+from sitegen.ingest.enrich.record import Author, Record
 
 REFS = Path(__file__).parent / "data" / "refs.bib"
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from sitegen.enrich.hf import HfClient, paper_record
-from sitegen.enrich.http import Fetcher, SourceError
-from sitegen.enrich.record import Author, Record
-from sitegen.enrich.store import Store
+from sitegen.ingest.enrich.hf import HfClient, paper_record
+from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.record import Author, Record
+from sitegen.ingest.enrich.store import Store
 from tests.enrich.replay import FIXTURES, ReplayServer, Reply
 
 

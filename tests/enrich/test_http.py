@@ -12,8 +12,8 @@ import time
 import pytest
 
 from sitegen import __version__
-from sitegen.enrich.http import Fetcher, SourceError, Unreachable, retry_after
-from sitegen.errors import Location
+from sitegen.common.errors import Location
+from sitegen.ingest.enrich.http import Fetcher, SourceError, Unreachable, retry_after
 from tests.enrich.replay import ReplayServer, Reply
 
 # A request's pace is stamped by the client before it sends, its arrival by the server when it

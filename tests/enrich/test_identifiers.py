@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from sitegen.enrich.identifiers import (
+from sitegen.common.errors import SitegenError
+from sitegen.ingest.enrich.identifiers import (
     ArxivId,
     BibFile,
     Daily,
@@ -19,7 +20,6 @@ from sitegen.enrich.identifiers import (
     parse_daily,
     parse_identifier,
 )
-from sitegen.errors import SitegenError
 
 
 @pytest.mark.parametrize(("argument", "expected"), [

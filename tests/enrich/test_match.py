@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from sitegen.enrich.match import Ambiguous, Known, NotFound, Resolved, Scored, assess, decide, normalize
-from sitegen.enrich.record import Author, Record
+from sitegen.ingest.enrich.match import Ambiguous, Known, NotFound, Resolved, Scored, assess, decide, normalize
+from sitegen.ingest.enrich.record import Author, Record
 
 NAMES = ("Ashish Vaswani", "Noam Shazeer", "Niki Parmar", "Jakob Uszkoreit", "Llion Jones", "Aidan N. Gomez",
          "Lukasz Kaiser")

@@ -9,9 +9,9 @@ import bibtexparser
 import pytest
 from click.testing import CliRunner, Result
 
-from sitegen.build import build
+from sitegen.build.build import build
 from sitegen.cli import main
-from sitegen.frontmatter import parse
+from sitegen.content.frontmatter import parse
 from tests.enrich.replay import ReplayServer, Reply
 from tests.html_tools import read_html
 

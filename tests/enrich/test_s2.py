@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.enrich.http import Fetcher, SourceError
-from sitegen.enrich.record import Author, Record
-from sitegen.enrich.s2 import FIELDS, Match, S2Client
-from sitegen.enrich.store import Store
+from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.record import Author, Record
+from sitegen.ingest.enrich.s2 import FIELDS, Match, S2Client
+from sitegen.ingest.enrich.store import Store
 from tests.enrich.replay import ReplayServer, Reply
 
 MATCH = "/graph/v1/paper/search/match"

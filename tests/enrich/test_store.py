@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.enrich.http import Fetcher, Unreachable
-from sitegen.enrich.store import Store, StoreError, key
+from sitegen.ingest.enrich.http import Fetcher, Unreachable
+from sitegen.ingest.enrich.store import Store, StoreError, key
 from tests.enrich.replay import ReplayServer, Reply
 
 DAY = dt.date(2026, 5, 19)

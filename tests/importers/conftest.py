@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.importers import ParsedDump, parse_dump
+from sitegen.ingest.importers import ParsedDump, parse_dump
 
 REPO = Path(__file__).resolve().parents[2]
 DUMPS = REPO / "content" / "dumps"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.importers import transaction
-from sitegen.importers.run import run_import
+from sitegen.ingest.importers import transaction
+from sitegen.ingest.importers.run import run_import
 
 from .conftest import DUMPS, LISTING_B, PROFILE_A, listing, snapshot, write_dump
 

@@ -7,9 +7,9 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from sitegen import frontmatter
-from sitegen.importers.run import run_import
-from sitegen.slugs import is_safe_slug
+from sitegen.content import frontmatter
+from sitegen.content.slugs import is_safe_slug
+from sitegen.ingest.importers.run import run_import
 
 from .conftest import DUMPS, PROFILE_A, write_dump
 

@@ -13,8 +13,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sitegen.cli import main
-from sitegen.importers.run import run_import
-from sitegen.importers.source import MAX_DUMP_BYTES
+from sitegen.ingest.importers.run import run_import
+from sitegen.ingest.importers.source import MAX_DUMP_BYTES
 
 from .conftest import DUMPS, LISTING_A, PROFILE_A, listing, snapshot, write_dump
 

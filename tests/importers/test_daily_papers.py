@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from sitegen.importers import DumpError, ParsedDump, RawPaper, daily_papers, parse_dump
-from sitegen.importers.merge import title_key
+from sitegen.ingest.importers import DumpError, ParsedDump, RawPaper, daily_papers, parse_dump
+from sitegen.ingest.importers.merge import title_key
 
 from .conftest import DUMPS, LISTING_A, LISTING_B, parse_committed
 

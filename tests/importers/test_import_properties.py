@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.errors import Report, SitegenError
-from sitegen.importers import DumpError, parse_dump
-from sitegen.importers.run import run_import
-from sitegen.loader import load_content
+from sitegen.common.errors import Report, SitegenError
+from sitegen.content.loader import load_content
+from sitegen.ingest.importers import DumpError, parse_dump
+from sitegen.ingest.importers.run import run_import
 
 from .conftest import DUMPS, PROFILE_A, copy_site, snapshot
 

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from sitegen import config
-from sitegen.importers import ParsedDump, RawPaper
-from sitegen.importers.identity import Papers
-from sitegen.importers.merge import ORDER, Sighting, fingerprint, imported_fields, merge_into, ordered, title_key
-from sitegen.tagging import Tagger
+from sitegen.content import config
+from sitegen.content.tagging import Tagger
+from sitegen.ingest.importers import ParsedDump, RawPaper
+from sitegen.ingest.importers.identity import Papers
+from sitegen.ingest.importers.merge import ORDER, Sighting, fingerprint, imported_fields, merge_into, ordered, title_key
 
 from .conftest import CAPTURED, LISTING_A, LISTING_B, PROFILE_A, PROFILE_B, REPO
 
@@ -196,7 +196,7 @@ def test_group_is_in_file_then_line_order(committed: dict[str, ParsedDump]) -> N
 
 
 def test_a_dump_import_keeps_every_api_provenance_record() -> None:
-    from sitegen.importers.merge import merge_into
+    from sitegen.ingest.importers.merge import merge_into
 
     apis = [{"api": "arxiv", "id": "2407.13168", "match": "title 100"}, {"api": "s2", "id": "abc", "match": "doi"}]
     existing = {"title": "T", "sources": [{"file": "a.txt", "captured": "2025-01-01"}, *apis]}

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from sitegen import frontmatter
-from sitegen.errors import Report
-from sitegen.importers.run import ImportResult, run_import
-from sitegen.loader import load_content
-from sitegen.slugs import is_safe_slug
+from sitegen.common.errors import Report
+from sitegen.content import frontmatter
+from sitegen.content.loader import load_content
+from sitegen.content.slugs import is_safe_slug
+from sitegen.ingest.importers.run import ImportResult, run_import
 
 from .conftest import listing, snapshot, write_dump
 

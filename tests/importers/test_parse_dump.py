@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from sitegen.importers import ONLY_TAGS, DumpError, ParsedDump, parse_dump
-from sitegen.importers.common import MONTHS
+from sitegen.ingest.importers import ONLY_TAGS, DumpError, ParsedDump, parse_dump
+from sitegen.ingest.importers.common import MONTHS
 
 from .conftest import CAPTURED, DUMPS, parse_committed
 

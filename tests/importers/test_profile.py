@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from sitegen.importers import DumpError, ParsedDump, RawPaper, parse_dump, profile
-from sitegen.importers.merge import title_key
+from sitegen.ingest.importers import DumpError, ParsedDump, RawPaper, parse_dump, profile
+from sitegen.ingest.importers.merge import title_key
 
 from .conftest import DUMPS, PROFILE_A, PROFILE_B, parse_committed
 

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from sitegen import frontmatter
-from sitegen.errors import Report, SitegenError
-from sitegen.importers import manifest
-from sitegen.importers.run import ImportResult, run_import
-from sitegen.loader import load_content
+from sitegen.common.errors import Report, SitegenError
+from sitegen.content import frontmatter
+from sitegen.content.loader import load_content
+from sitegen.ingest.importers import manifest
+from sitegen.ingest.importers.run import ImportResult, run_import
 
 from .conftest import DUMPS, LISTING_A, LISTING_B, PROFILE_A, REPO, snapshot
 

@@ -17,11 +17,11 @@ import rispy
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen import config as site_config
-from sitegen import model
-from sitegen.errors import Report
-from sitegen.loader import entry_from_text
-from sitegen.outputs import citations
+from sitegen.common.errors import Report
+from sitegen.content import config as site_config
+from sitegen.content.loader import entry_from_text
+from sitegen.model import model
+from sitegen.render.outputs import citations
 
 CONFIG = site_config.SiteConfig()
 BIB_FIELDS = {"title", "author", "year", "month", "eprint", "archiveprefix", "primaryclass", "doi", "keywords", "url"}

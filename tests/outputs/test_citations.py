@@ -16,11 +16,11 @@ import rispy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen import config as site_config
-from sitegen import model
-from sitegen.errors import Report
-from sitegen.loader import entry_from_text
-from sitegen.outputs import citations
+from sitegen.common.errors import Report
+from sitegen.content import config as site_config
+from sitegen.content.loader import entry_from_text
+from sitegen.model import model
+from sitegen.render.outputs import citations
 
 from ..conftest import BuiltSite
 from ..html_tools import committed_entries, entry_date
@@ -294,11 +294,11 @@ def test_an_author_name_containing_and_stays_one_author() -> None:
     import bibtexparser
     from bibtexparser.middlewares import SeparateCoAuthors
 
-    from sitegen.config import SiteConfig
-    from sitegen.errors import Report
-    from sitegen.loader import Content, entry_from_text
-    from sitegen.model import build_site
-    from sitegen.outputs.citations import bibtex
+    from sitegen.common.errors import Report
+    from sitegen.content.config import SiteConfig
+    from sitegen.content.loader import Content, entry_from_text
+    from sitegen.model.model import build_site
+    from sitegen.render.outputs.citations import bibtex
 
     text = "---\ntitle: Teams\nauthors: [Research and Development Team, Ada Lovelace]\ndate: 2024-01-02\n---\n"
     entry = entry_from_text(text, "content/papers/teams.md", "teams", Report())

@@ -49,7 +49,7 @@ def test_papers_json_is_newest_first_like_the_home_page(built_site: BuiltSite) -
 
 
 def test_a_json_line_is_one_line_with_sorted_keys_and_reads_back_as_its_values() -> None:
-    from sitegen.outputs.data import json_line
+    from sitegen.render.outputs.data import json_line
 
     tricky = "two\nlines, a tab\t, a quote \" a backslash \\ a NUL \x00, Łukasz, 数学, \u2028 and </script>"
     item = {"title": tricky, "date": dt.date(2024, 2, 29), "authors": ("Ada", "Łukasz"), "b": 1,

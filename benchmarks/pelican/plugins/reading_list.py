@@ -35,10 +35,10 @@ from pelican.generators import ArticlesGenerator, Generator
 from pelican.utils import slugify
 from pelican.writers import Writer
 
-MAX_COAUTHORS = 30  # sitegen.model.MAX_COAUTHORS
+MAX_COAUTHORS = 30  # sitegen.model.model.MAX_COAUTHORS
 MAX_TOPICS = 15
 MAX_RELATED = 8
-RECENT_SIZE = 100  # sitegen.routes.RECENT_SIZE
+RECENT_SIZE = 100  # sitegen.model.routes.RECENT_SIZE
 BIB_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 INLINE_MATH = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
 _LATEX = {
@@ -67,7 +67,7 @@ class Memo:
 MEMO = Memo()
 
 
-# -- citations (sitegen.outputs.citations, without bibtexparser and rispy) ---------------------------------------------
+# -- citations (sitegen.render.outputs.citations, without bibtexparser and rispy) --------------------------------------
 def latex_escape(text: str) -> str:
     """Escape LaTeX's special characters outside `$…$` math whose braces balance."""
     if _NOTHING_TO_ESCAPE.fullmatch(text):
@@ -179,7 +179,7 @@ def csl_line(article: Any) -> str:
 
 
 def json_array(lines: Iterable[str]) -> str:
-    """A JSON array with one item per line (sitegen.outputs.data.json_lines)."""
+    """A JSON array with one item per line (sitegen.render.outputs.data.json_lines)."""
     rows = list(lines)
     return "[\n" + ",\n".join(rows) + "\n]\n" if rows else "[]\n"
 
@@ -189,7 +189,7 @@ def csl_file(articles: Iterable[Any]) -> str:
 
 
 def record_line(article: Any) -> str:
-    """The paper's front matter and URL as one papers.json line (sitegen.outputs.data.papers_json)."""
+    """The paper's front matter and URL as one papers.json line (sitegen.render.outputs.data.papers_json)."""
     record: dict[str, Any] = {"title": article.title, "date": f"{article.date:%Y-%m-%d}", "slug": article.slug}
     for key, value in (("authors", _names(article)), ("tags", _tags(article)), ("abstract", article.abstract),
                        ("added", article.added_date.isoformat() if article.added_date else None)):
@@ -204,7 +204,7 @@ def papers_file(articles: Iterable[Any]) -> str:
 
 
 def json_ld(article: Any) -> Markup:
-    """schema.org ScholarlyArticle, safe inside <script> (sitegen.render.Renderer.json_ld)."""
+    """schema.org ScholarlyArticle, safe inside <script> (sitegen.render.render.Renderer.json_ld)."""
     data: dict[str, Any] = {"@context": "https://schema.org", "@type": "ScholarlyArticle",
                             "headline": article.title[:110], "name": article.title, "url": article.absolute_url}
     if names := _names(article):
@@ -244,12 +244,12 @@ def _rank(row: tuple[str, int]) -> tuple[int, str, str]:
 
 
 def _ranked(counter: Counter[str], slugs: dict[str, str], limit: int) -> list[tuple[str, str, int]]:
-    """The `limit` most frequent as (name, slug, count), ties by name case-folded (sitegen.model._Ranking)."""
+    """The `limit` most frequent as (name, slug, count), ties by name case-folded (sitegen.model.model._Ranking)."""
     return [(name, slugs.get(name, ""), count) for name, count in heapq.nsmallest(limit, counter.items(), key=_rank)]
 
 
 def _cite_keys(articles: list[Any], slug: Callable[[str], str]) -> dict[str, str]:
-    """Stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order (sitegen.model.cite_keys)."""
+    """Stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order (sitegen.model.model.cite_keys)."""
     base: dict[str, str] = {}
     for a in sorted(articles, key=lambda a: a.slug):
         names = _names(a)

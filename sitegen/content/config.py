@@ -1,0 +1,203 @@
+"""Load and validate `site.yaml` into a frozen SiteConfig, reporting every problem."""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..common.errors import Diagnostic, Location, SitegenError
+from . import controls, frontmatter
+from .controls import shown
+
+CONFIG_FILE = "site.yaml"
+BASE_URL_ENV = "SITEGEN_BASE_URL"
+LANGUAGE = re.compile(r"^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$")
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """Everything the site-wide settings say, as plain immutable values."""
+
+    title: str = "Reading list"
+    description: str = ""
+    curator: str = ""
+    language: str = "en"
+    base_url: str = "http://localhost/"
+    theme: str = "default"
+    page_size: int = 20
+    domain: str = ""  # custom domain for GitHub Pages (CNAME)
+    tags: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    repository: str = ""
+
+    @property
+    def base_path(self) -> str:
+        """The path part of base_url, always starting and ending with '/'."""
+        path = urlsplit(self.base_url).path or "/"
+        return path if path.endswith("/") else path + "/"
+
+    def absolute(self, route: str) -> str:
+        """Absolute URL of a site route such as 'papers/x/'."""
+        return self.base_url.rstrip("/") + "/" + route.lstrip("/") if route else self.base_url
+
+
+KNOWN = {
+    "title": str, "description": str, "curator": str, "language": str, "base_url": str,
+    "theme": str, "page_size": int, "domain": str, "tags": dict, "repository": str,
+}
+
+
+def normalize_base_url(url: str) -> str:
+    """Ensure a trailing slash so routes can be appended."""
+    return url if url.endswith("/") else url + "/"
+
+
+BASE_URL_FLAG = "--base-url"  # where an overriding base URL is reported (the flag, or its environment variable)
+
+
+def require(root: Path) -> None:
+    """Refuse to treat a folder without `site.yaml` as a site: building one there would build a default site."""
+    if not (root / CONFIG_FILE).exists() and not (root / CONFIG_FILE).is_symlink():
+        raise SitegenError.single(Location(CONFIG_FILE), "E006", f"no {CONFIG_FILE} in {root}: this is not a site",
+                                  "run 'sitegen init DIR' to start one, or pass --root with the site's folder")
+
+
+def _text(path: Path) -> str:
+    """site.yaml's text, or a diagnostic saying why it cannot be read."""
+    from ..common.fsutil import read_regular
+
+    try:
+        return read_regular(path)[0].decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SitegenError.single(Location(CONFIG_FILE, 1), "E007", f"{CONFIG_FILE} is not valid UTF-8 text "
+                                  f"(byte {exc.start})", "save it as UTF-8") from None
+    except OSError as exc:
+        raise SitegenError.single(Location(CONFIG_FILE), "E007", f"cannot read {CONFIG_FILE}: {exc.strerror or exc}",
+                                  "it must be a regular, readable file") from None
+
+
+def load(root: Path, base_url: str | None = None) -> SiteConfig:
+    """Read `site.yaml` under `root` (defaults when absent); base_url overrides it."""
+    path = root / CONFIG_FILE
+    override = base_url or os.environ.get(BASE_URL_ENV) or None
+    if not path.exists() and not path.is_symlink():
+        problems = _check_base_url(override, {}, BASE_URL_FLAG)
+        if problems:
+            raise SitegenError(problems)
+        return SiteConfig(base_url=normalize_base_url(override)) if override else SiteConfig()
+    try:
+        data, lines = frontmatter.load_yaml(_text(path), CONFIG_FILE)
+    except frontmatter.FrontMatterError as exc:
+        raise SitegenError([exc.diagnostic]) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise SitegenError.single(Location(CONFIG_FILE, 1), "E001", "site.yaml must be a mapping of settings")
+    values, problems = _validate(data, lines)
+    if override:
+        values["base_url"] = override
+    problems += _check_base_url(values.get("base_url"), lines, BASE_URL_FLAG if override else CONFIG_FILE)
+    if problems:
+        raise SitegenError(problems)
+    if "base_url" in values:
+        values["base_url"] = normalize_base_url(values["base_url"])
+    return SiteConfig(**values)
+
+
+def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, Any], list[Diagnostic]]:
+    problems: list[Diagnostic] = []
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        where = Location(CONFIG_FILE, lines.get(str(key), 1))
+        expected = KNOWN.get(key)
+        if expected is None:
+            close = difflib.get_close_matches(str(key), list(KNOWN), n=1)
+            problems.append(Diagnostic(where, "E002", f"unknown setting '{key}'",
+                                       f"did you mean '{close[0]}'?" if close else ""))
+        elif isinstance(value, bool) or not isinstance(value, expected):
+            problems.append(Diagnostic(where, "E003", f"'{key}' must be {expected.__name__}, found {shown(value)}", ""))
+        elif (bad := _control(value)) is not None:
+            problems.append(Diagnostic(where, "E008", f"'{key}' holds the control character {bad}",
+                                       "remove it: control characters are invisible and break feeds and pages"))
+        elif key == "tags":
+            tags, tag_problems = _tag_map(value, where)
+            values[key] = tags
+            problems += tag_problems
+        else:
+            values[key] = value
+    if "page_size" in values and values["page_size"] < 1:
+        problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("page_size", 1)), "E003",
+                                   "'page_size' must be at least 1", ""))
+    if "language" in values and not LANGUAGE.match(values["language"]):
+        problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("language", 1)), "E003",
+                                   f"'language' must be a language tag such as en or en-GB, found "
+                                   f"{values['language']!r}", ""))
+    return values, problems
+
+
+def _control(value: Any) -> str | None:
+    """The first control character in a setting's text (its keys and items too), named as U+XXXX."""
+    texts = [value] if isinstance(value, str) else []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            texts += [str(key)] + ([item] if isinstance(item, str) else [i for i in item if isinstance(i, str)]
+                                   if isinstance(item, list) else [])
+    for text in texts:
+        found = controls.first(text)
+        if found is not None:
+            return controls.name(found.group())
+    return None
+
+
+TagMap = tuple[tuple[str, tuple[str, ...]], ...]
+
+
+def _tag_map(value: Any, where: Location) -> tuple[TagMap, list[Diagnostic]]:
+    problems: list[Diagnostic] = []
+    tags: list[tuple[str, tuple[str, ...]]] = []
+    for tag, keywords in value.items():
+        if isinstance(keywords, str):
+            keywords = [keywords]
+        if not isinstance(tag, str) or not isinstance(keywords, list) or \
+                not all(isinstance(k, str) and k.strip() for k in keywords):
+            problems.append(Diagnostic(where, "E004", f"tag {tag!r} must map to a list of keywords",
+                                       "e.g. speculative-decoding: [speculative decoding, draft model]"))
+            continue
+        tags.append((tag, tuple(keywords)))
+    return tuple(tags), problems
+
+
+def _check_base_url(url: Any, lines: dict[str, int], source: str) -> list[Diagnostic]:
+    """A base URL's problem, reported where it came from: site.yaml's line, or the flag that overrode it."""
+    if url is None:
+        return []
+    parts = urlsplit(str(url))
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        where = Location(CONFIG_FILE, lines.get("base_url", 1)) if source == CONFIG_FILE else Location(source)
+        name = "base_url" if source == CONFIG_FILE else f"{source} (or ${BASE_URL_ENV})"
+        return [Diagnostic(where, "E005", f"{name} must be an absolute http(s) URL, found {url!r}",
+                           "e.g. https://user.github.io/reading-list/")]
+    return []
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Where a site keeps its parts, relative to its root."""
+
+    root: Path
+    content: Path = field(init=False)
+    papers: Path = field(init=False)
+    authors: Path = field(init=False)
+    dumps: Path = field(init=False)
+    themes: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "content", self.root / "content")
+        object.__setattr__(self, "papers", self.root / "content" / "papers")
+        object.__setattr__(self, "authors", self.root / "content" / "authors")
+        object.__setattr__(self, "dumps", self.root / "content" / "dumps")
+        object.__setattr__(self, "themes", self.root / "themes")

@@ -1,0 +1,515 @@
+"""Build the Site: papers in order, authors, tags, categories, timeline, and every route.
+
+The model is the single owner of output paths: every page, feed and data file the
+build writes is a route listed here, with the inputs it depends on (for rebuilds).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+import operator
+import unicodedata
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, MutableMapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain, repeat
+from pathlib import Path
+from typing import NamedTuple
+
+from ..common.errors import BuildFailed, Report
+from ..content import categories
+from ..content.config import SiteConfig
+from ..content.loader import AuthorProfile, Content, Entry
+from ..content.slugs import slugify, unique_slug
+from . import collisions, layout
+
+MAX_COAUTHORS = 30  # a prolific author has thousands; the page lists the closest ones
+MAX_TOPICS = 15
+RELATED_TAGS = 8
+MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
+               "September", "October", "November", "December")
+
+
+_new_tuple = tuple.__new__
+
+
+class Ref(NamedTuple):
+    """A named link target: an author, a tag or a category, with its URL slug.
+
+    A named tuple, not a dataclass: a large list holds millions of co-author links.
+    """
+
+    name: str
+    slug: str
+    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose: templates read .count
+
+
+@dataclass(frozen=True)
+class Paper:
+    """An entry placed in the site: its links to authors and tags, neighbours in time."""
+
+    entry: Entry
+    route: str
+    authors: tuple[Ref, ...]
+    tags: tuple[Ref, ...]
+    category: Ref | None
+    cite_key: str
+    newer: str | None = None  # slug of the next paper in time
+    older: str | None = None
+    # Profile authors the source hid behind "et al.": the paper is in their profile dump.
+    unlisted_authors: tuple[Ref, ...] = ()
+
+    @property
+    def slug(self) -> str:
+        return self.entry.slug
+
+    @property
+    def year(self) -> int | None:
+        return self.entry.date.year if self.entry.date else None
+
+
+@dataclass(frozen=True)
+class Author:
+    """An author page: their papers newest first, co-authors and topics.
+
+    Co-authors and topics are worked out when first read: counting every author's
+    co-authors grows with the square of the author lists, and an incremental build
+    renders only a few author pages.
+    """
+
+    name: str
+    slug: str
+    papers: tuple[str, ...]
+    profile: AuthorProfile | None = None
+    network: Network | None = field(default=None, compare=False, repr=False)
+
+    @cached_property
+    def _links(self) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
+        if self.network is None:
+            return (), (), 0
+        return self.network.links(self.name, self.papers)
+
+    @property
+    def coauthors(self) -> tuple[Ref, ...]:
+        """The most frequent co-authors, at most MAX_COAUTHORS."""
+        return self._links[0]
+
+    @property
+    def topics(self) -> tuple[Ref, ...]:
+        """The author's most frequent tags, at most MAX_TOPICS."""
+        return self._links[1]
+
+    @property
+    def coauthor_total(self) -> int:
+        """How many different people the author wrote with."""
+        return self._links[2]
+
+
+@dataclass(frozen=True)
+class Tag:
+    """A tag (topic or arXiv category) page with its papers and related tags."""
+
+    name: str
+    slug: str
+    papers: tuple[str, ...]
+    related: tuple[Ref, ...]
+    is_category: bool = False
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Month:
+    number: int
+    name: str
+    papers: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Year:
+    """A publication year of the timeline; year 0 is the 'undated' group."""
+
+    year: int
+    papers: tuple[str, ...]
+    months: tuple[Month, ...]
+
+    @property
+    def label(self) -> str:
+        return str(self.year) if self.year else "Undated"
+
+    @property
+    def slug(self) -> str:
+        return year_slug(self.year)
+
+
+def year_slug(year: int | None) -> str:
+    """A year's timeline slug; year 0 (or none) is the undated group."""
+    return str(year) if year else "undated"
+
+
+@dataclass(frozen=True)
+class Site:
+    """Everything the renderer needs, as plain frozen data."""
+
+    config: SiteConfig
+    papers: Mapping[str, Paper]  # slug -> paper, newest first (a saved model's are made when read)
+    order: tuple[str, ...]  # slugs newest first (undated last)
+    recent: tuple[str, ...]  # slugs by date added, newest first
+    authors: tuple[Author, ...]
+    tags: tuple[Tag, ...]
+    categories: tuple[Tag, ...]
+    years: tuple[Year, ...]
+    pages: int = 1
+    author_index: dict[str, Author] = field(default_factory=dict)
+    tag_index: dict[str, Tag] = field(default_factory=dict)
+    # What `model_patch` needs to patch the site after an edit without building it again.
+    cite_bases: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # slug order
+    network: Network | None = field(default=None, compare=False, repr=False)
+
+
+def newest_first(entries: Iterable[Entry]) -> list[Entry]:
+    """Sort by publication date, newest first; undated last; ties by title then slug."""
+    entries = list(entries)
+    dated = sorted((e for e in entries if e.date), key=lambda e: (e.title.casefold(), e.slug))
+    dated.sort(key=lambda e: e.date or dt.date.min, reverse=True)
+    undated = sorted((e for e in entries if not e.date), key=lambda e: (e.title.casefold(), e.slug))
+    return dated + undated
+
+
+def order_key(entry: Entry) -> tuple[bool, int, str, str]:
+    """The place of an entry in `newest_first` as one comparable key (for inserting into the order)."""
+    return entry.date is None, -entry.date.toordinal() if entry.date else 0, entry.title.casefold(), entry.slug
+
+
+def author_sort_key(name: str) -> tuple[str, str]:
+    """Authors are listed A-Z by family name."""
+    return _sort_name(name), name
+
+
+def tag_sort_key(name: str) -> tuple[str, str]:
+    """Tags are listed A-Z ignoring case; names differing only in case keep a fixed order."""
+    return name.casefold(), name
+
+
+def build_site(config: SiteConfig, content: Content, drafts: bool = False, report: Report | None = None,
+               root: Path | None = None) -> Site:
+    """Assemble the Site from validated content; deterministic, and it reads nothing but to show a problem.
+
+    Raises BuildFailed when two things would share a page (see `collisions`); warnings go
+    to `report`. With the site's `root`, messages name the line of the file that caused them.
+    """
+    entries = newest_first(e for e in content.entries if drafts or not e.draft)
+    unlisted = profile_authors(entries, content.profiles)
+    author_slugs = name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
+    tag_slugs = name_slugs(sorted({t for e in entries for t in e.tags}, key=tag_sort_key))
+    bases = cite_bases(entries)
+    keys = assign_cite_keys(bases)
+    chronological = [e.slug for e in reversed(entries)]
+    position = {slug: i for i, slug in enumerate(chronological)}
+    # One Ref per name, shared by every paper that links it: 140,000 author links at 10,000 papers.
+    author_refs = {name: Ref(name, slug) for name, slug in author_slugs.items()}
+    network = Network(entries, unlisted, author_slugs, tag_slugs)
+    tag_refs = {name: Ref(name, slug) for name, slug in tag_slugs.items()}
+    papers: dict[str, Paper] = {}
+    for e in entries:
+        i = position[e.slug]
+        papers[e.slug] = make_paper(e, author_refs, tag_refs, keys[e.slug], unlisted[e.slug],
+                                    newer=chronological[i + 1] if i + 1 < len(chronological) else None,
+                                    older=chronological[i - 1] if i > 0 else None)
+    order = tuple(e.slug for e in entries)
+    authors = _authors(entries, network, author_slugs, content.profiles)
+    tags = _tags(entries, tag_slugs)
+    site = Site(
+        config=config, papers=papers, order=order, recent=recent_order(entries),
+        authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
+        pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
+        tag_index={t.slug: t for t in tags}, cite_bases=bases, network=network,
+    )
+    report = report if report is not None else Report()
+    report.extend(collisions.category_spellings(entries, root))
+    report.extend(collisions.clashes(site, entries, root))
+    if report.has_errors:
+        raise BuildFailed(report.items)
+    return site
+
+
+def page_count(config: SiteConfig, papers: int) -> int:
+    """Pages of the paginated home list (one even when empty)."""
+    return max(1, -(-papers // config.page_size))
+
+
+def make_paper(e: Entry, author_refs: Mapping[str, Ref], tag_refs: Mapping[str, Ref], cite_key: str,
+               unlisted: tuple[str, ...], newer: str | None, older: str | None) -> Paper:
+    return Paper(
+        entry=e,
+        route=layout.paper(e.slug),
+        authors=tuple(map(author_refs.__getitem__, e.authors)),
+        tags=tuple(map(tag_refs.__getitem__, e.tags)),
+        category=category_ref(e.category) if e.category else None,
+        cite_key=cite_key,
+        newer=newer,
+        older=older,
+        unlisted_authors=tuple(map(author_refs.__getitem__, unlisted)),
+    )
+
+
+def category_ref(written: str) -> Ref:
+    """The link to a category, in arXiv's spelling whatever the case it is written in."""
+    name = categories.canonical(written)
+    return Ref(name, slugify(name))
+
+
+def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile]) -> dict[str, tuple[str, ...]]:
+    """Per entry slug, the profile authors its author list leaves out although their profile lists it.
+
+    A profile dump lists the author's own papers, so a paper imported from it is theirs even
+    when the source printed only the first authors and "et al." (VTC in Vima Gupta's profile).
+    """
+    by_source: dict[str, list[AuthorProfile]] = defaultdict(list)
+    for profile in profiles:
+        if profile.source:
+            by_source[profile.source].append(profile)
+    result: dict[str, tuple[str, ...]] = {}
+    for e in entries:
+        found: list[str] = []
+        for source in e.sources:
+            owners = by_source.get(str(dict(source).get("file", "")), ())
+            listed = {slugify(a) for a in e.authors} if owners else set()
+            for profile in owners:
+                names = {profile.slug, slugify(profile.name), *(slugify(a) for a in profile.aliases)}
+                if not names & listed and profile.name not in found:
+                    found.append(profile.name)
+        result[e.slug] = tuple(found)
+    return result
+
+
+def name_slugs(names: list[str]) -> dict[str, str]:
+    taken: set[str] = set()
+    result: dict[str, str] = {}
+    for name in names:
+        result[name] = unique_slug(slugify(name), taken, name)
+        taken.add(result[name])
+    return result
+
+
+def recent_order(entries: list[Entry]) -> tuple[str, ...]:
+    added = [e for e in entries if e.added]
+    added.sort(key=lambda e: e.added or dt.date.min, reverse=True)  # stable: keeps newest-first ties
+    return tuple(e.slug for e in added)
+
+
+def _authors(entries: list[Entry], network: Network, slugs: dict[str, str],
+             profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        for a in network.names_of[e.slug]:
+            papers_of[a].append(e.slug)
+    by_slug = profiles_by_slug(profiles)
+    return tuple(
+        Author(name=name, slug=slugs[name], papers=tuple(papers_of[name]),
+               profile=author_profile(by_slug, name, slugs[name]), network=network)
+        for name in sorted(papers_of, key=author_sort_key)
+    )
+
+
+def profiles_by_slug(profiles: Iterable[AuthorProfile]) -> dict[str, AuthorProfile]:
+    """Profiles by their slug and by each alias's slug."""
+    profiles = tuple(profiles)
+    return {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
+
+
+def author_profile(by_slug: dict[str, AuthorProfile], name: str, slug: str) -> AuthorProfile | None:
+    """The profile of the person named: one whose name or an alias is this very name.
+
+    A profile found by slug alone may be someone else's, whose name slugifies alike:
+    "Ahán Gupta" is not "Ahan Gupta", and must not show his figures.
+    """
+    who = _person(name)
+    for candidate in (by_slug.get(slug), by_slug.get(slugify(name))):
+        if candidate is not None and who in {_person(candidate.name), *map(_person, candidate.aliases)}:
+            return candidate
+    return None
+
+
+def _person(name: str) -> str:
+    """A name but for Unicode composition and spacing (as the importer tells people apart)."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+class Network:
+    """Who wrote with whom and on what, shared by every Author for their lazy co-author lists."""
+
+    def __init__(self, entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
+                 tag_slugs: dict[str, str]):
+        self.names_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.authors + unlisted[e.slug] for e in entries}
+        self.tags_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.tags for e in entries}
+        self.authors, self.tags = Ranking(slugs), Ranking(tag_slugs)
+
+    @classmethod
+    def from_rows(cls, names_of: MutableMapping[str, tuple[str, ...]], tags_of: MutableMapping[str, tuple[str, ...]],
+                  slugs: dict[str, str], tag_slugs: dict[str, str]) -> Network:
+        """A network of rows already known (each paper's authors and tags), as a saved model has them."""
+        network = cls([], {}, slugs, tag_slugs)
+        network.names_of, network.tags_of = names_of, tags_of
+        return network
+
+    def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
+        """Top co-authors, top topics and the number of distinct co-authors of one author.
+
+        Co-authors are counted by rank, not by name: at 10,000 papers this counts 1.8 million
+        co-author pairs, and small ints hash and compare faster than names.
+        """
+        authors, tags, names_of, tags_of = self.authors, self.tags, self.names_of, self.tags_of
+        co = Counter(chain.from_iterable([authors.ranks(names_of[slug]) for slug in papers]))  # counted in C
+        del co[authors.rank.get(name, -1)]
+        topics = Counter(chain.from_iterable([tags.ranks(tags_of[slug]) for slug in papers]))
+        return authors.top_ranked(co, MAX_COAUTHORS), tags.top_ranked(topics, MAX_TOPICS), len(co)
+
+
+def _sort_name(name: str) -> str:
+    """Family name first, case-folded: authors are listed A-Z by surname."""
+    parts = name.split()
+    return " ".join(parts[-1:] + parts[:-1]).casefold() if parts else ""
+
+
+class Ranking:
+    """Names ranked most frequent first, ties A-Z (case-folded), with their slugs.
+
+    Each (count, name) pair is packed into one integer so the sort compares plain ints:
+    ranking every author's co-authors is the largest sort of a big list.
+    """
+
+    def __init__(self, slugs: dict[str, str]):
+        self.names = sorted(slugs, key=lambda n: (n.casefold(), n))
+        self.rank = {name: i for i, name in enumerate(self.names)}
+        self.slugs = slugs
+        self._ranks: dict[int, tuple[tuple[str, ...], tuple[int, ...]]] = {}
+
+    def ranks(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """The ranks of one paper's names, worked out once per tuple of names (and per Ranking).
+
+        Keyed by the tuple's identity, which is cheaper than hashing its names; the cache
+        holds the tuple itself, so the identity cannot be reused by another one.
+        """
+        found = self._ranks.get(id(names))
+        if found is None or found[0] is not names:
+            found = self._ranks[id(names)] = (names, tuple(map(self.rank.__getitem__, names)))
+        return found[1]
+
+    def top(self, counter: Counter[str], limit: int | None = None) -> tuple[Ref, ...]:
+        return self.top_ranked({self.rank[name]: count for name, count in counter.items()}, limit)
+
+    def top_ranked(self, counter: Mapping[int, int], limit: int | None = None) -> tuple[Ref, ...]:
+        """Like `top`, for a counter of ranks (see `ranks`)."""
+        size = len(self.names)
+        # rank - count * size for every pair, with map() over builtins so no bytecode runs per name
+        codes = list(map(operator.sub, counter, map(size.__mul__, counter.values())))
+        if limit is not None and len(codes) > limit:
+            # sorting in C beats a heap walked in Python until the list is thousands long
+            codes = sorted(codes)[:limit] if len(codes) < 2000 else heapq.nsmallest(limit, codes)
+        else:
+            codes.sort()
+        names, slugs = self.names, self.slugs
+        # tuple.__new__ itself, not Ref(...), whose __new__ is a Python function: an author page's
+        # 45 links, 360,000 at 10,000 papers
+        named = [(names[rank], -count) for count, rank in map(divmod, codes, repeat(size))]
+        return tuple([_new_tuple(Ref, (name, slugs[name], count)) for name, count in named])
+
+
+def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
+    ranking = Ranking(slugs)
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        for t in e.tags:
+            papers_of[t].append(e.slug)
+    # Tags seen together, as (tag, other) pairs counted in one pass: a Counter update per tag
+    # and paper was a sixth of building the model at 10,000 papers.
+    co: dict[str, Counter[str]] = defaultdict(Counter)
+    pairs = Counter((t, o) for e in entries if len(e.tags) > 1 for t in e.tags for o in e.tags if o != t)
+    for (t, o), n in pairs.items():
+        co[t][o] = n
+    return tuple(make_tag(t, slugs[t], tuple(papers_of[t]), ranking.top(co[t], RELATED_TAGS))
+                 for t in sorted(papers_of, key=tag_sort_key))
+
+
+def make_tag(name: str, slug: str, papers: tuple[str, ...], related: tuple[Ref, ...]) -> Tag:
+    return Tag(name=name, slug=slug, papers=papers, related=related, is_category=categories.expand(name) == name,
+               title=categories.display_name(name))
+
+
+def make_category(name: str, papers: tuple[str, ...]) -> Tag:
+    return Tag(name=name, slug=slugify(name), papers=papers, related=(), is_category=True,
+               title=categories.display_name(name))
+
+
+def site_categories(entries: list[Entry]) -> tuple[Tag, ...]:
+    """The arXiv categories of these entries (newest first), A-Z, each under arXiv's spelling."""
+    papers_of: dict[str, list[str]] = defaultdict(list)
+    for e in entries:
+        if e.category:
+            papers_of[categories.canonical(e.category)].append(e.slug)
+    return tuple(make_category(c, tuple(papers_of[c])) for c in sorted(papers_of))
+
+
+def site_years(entries: list[Entry]) -> tuple[Year, ...]:
+    """The timeline of these entries (newest first): newest year first, the undated last."""
+    by_year: dict[int, list[Entry]] = defaultdict(list)
+    for e in entries:
+        by_year[e.date.year if e.date else 0].append(e)
+    years = []
+    for year in sorted(by_year, key=year_sort_key):
+        years.append(make_year(year, by_year[year]))
+    return tuple(years)
+
+
+def year_sort_key(year: int) -> tuple[bool, int]:
+    """Newest year first, the undated group (year 0) last."""
+    return year == 0, -year
+
+
+def make_year(year: int, own: list[Entry]) -> Year:
+    """A year of the timeline from its entries, newest first."""
+    months: dict[int, list[str]] = defaultdict(list)
+    for e in own:
+        if e.date:
+            months[e.date.month].append(e.slug)
+    return Year(year, tuple(e.slug for e in own),
+                tuple(Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True)))
+
+
+def cite_keys(entries: Iterable[Entry]) -> dict[str, str]:
+    """Unique, stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order."""
+    return assign_cite_keys(cite_bases(entries))
+
+
+def cite_bases(entries: Iterable[Entry]) -> dict[str, str]:
+    """Each entry's key before clashes are told apart, in slug order."""
+    return {e.slug: cite_base(e) for e in sorted(entries, key=lambda e: e.slug)}
+
+
+def cite_base(e: Entry) -> str:
+    family = slugify(e.authors[0].split()[-1]).replace("-", "") if e.authors else ""
+    word = next((slugify(w).replace("-", "") for w in e.title.split() if len(slugify(w)) > 2), "paper")
+    year = e.date.year if e.date else "nd"
+    return f"{family}{year}{word}" if family else f"{word}{year}"
+
+
+def assign_cite_keys(bases: dict[str, str]) -> dict[str, str]:
+    """Keys from bases in slug order: a base shared by several entries gets a, b, c … in that order."""
+    counts = Counter(bases.values())
+    seen: Counter[str] = Counter()
+    keys = {}
+    for slug, key in bases.items():
+        if counts[key] > 1:
+            keys[slug] = key + _suffix(seen[key])
+            seen[key] += 1
+        else:
+            keys[slug] = key
+    return keys
+
+
+def _suffix(n: int) -> str:
+    """a, b, … z, then aa, ab …: the usual way to tell apart same-author same-year keys."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return letters[n] if n < 26 else _suffix(n // 26 - 1) + letters[n % 26]

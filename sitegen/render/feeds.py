@@ -1,0 +1,69 @@
+"""Atom feeds: the whole list, recently added, and one per tag and per author.
+
+Ids are stable tag URIs built from the paper's slug, and `updated` comes from the
+content (the newest date in the feed), so rebuilding never changes a feed's bytes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from typing import Any
+
+from ..content.config import SiteConfig
+from ..model.model import Paper, Site
+from ..model.routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
+
+NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
+
+
+def entry_id(paper: Paper) -> str:
+    """A permanent id: unaffected by base_url changes or title edits."""
+    return f"urn:uuid:{uuid.uuid5(NAMESPACE, paper.slug)}"
+
+
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def _updated(paper: Paper) -> dt.date:
+    """The newest of its dates (called for every paper of every feed: no generator)."""
+    e = paper.entry
+    return max(e.date or _EPOCH, e.added or _EPOCH, _EPOCH)  # the epoch when it has neither date
+
+
+def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str, Any]:
+    """What the feed-entry partial sees: the same for every feed, so it is rendered once per paper."""
+    return {
+        "item": {"paper": paper, "id": entry_id(paper), "url": config.absolute(paper.route),
+                 "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
+                 "published": f"{paper.entry.date.isoformat()}T00:00:00Z" if paper.entry.date else None},
+        "full_text": full_text,
+    }
+
+
+def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
+    """Title, links and the newest papers for one feed (their entries are rendered by the caller)."""
+    cfg = site.config
+    if spec.kind == "author-feed":
+        author = site.author_index[spec.key]
+        slugs, title, alt = author.papers, f"{cfg.title}: papers by {author.name}", f"authors/{author.slug}/"
+    elif spec.kind == "tag-feed":
+        tag = site.tag_index[spec.key]
+        slugs, title, alt = tag.papers, f"{cfg.title}: {tag.name}", f"tags/{tag.slug}/"
+    elif spec.kind == "recent-feed":
+        slugs, title, alt = site.recent, f"{cfg.title}: recently added", "recent/"
+    else:
+        slugs, title, alt = site.order, cfg.title, ""
+    full = spec.kind in ("feed", "recent-feed")
+    papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
+    updated = max(map(_updated, papers), default=_EPOCH)
+    return {
+        "feed": {
+            "title": title, "id": f"urn:uuid:{uuid.uuid5(NAMESPACE, spec.output)}",
+            "self_url": cfg.absolute(spec.output), "alt_url": cfg.absolute(alt),
+            "updated": f"{updated.isoformat()}T00:00:00Z",
+            "subtitle": cfg.description, "author": cfg.curator or cfg.title,
+            "full_text": full,
+        },
+        "papers": papers,
+    }

@@ -1,0 +1,195 @@
+"""Context builders for the HTML page kinds: what each template is given."""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from ..content import categories
+from ..content.loader import AuthorProfile
+from ..model.model import Author, Site, Tag
+from ..model.routes import PageSpec
+from . import paper_links
+
+if TYPE_CHECKING:
+    from .render import Renderer
+
+HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
+NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
+       ("recent/", "Recently added"), ("search/", "Search"))
+# The link of NAV marked as the current section on each kind of page (`section` in templates)
+SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "tags": "tags/", "tag": "tags/",
+            "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
+            "recent": "recent/", "search": "search/"}
+
+
+def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:
+    """Dispatch on the page kind."""
+    builder = BUILDERS[spec.kind]
+    return builder(r, r.site, spec, root)
+
+
+def _home(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    n = int(spec.key)
+    size = site.config.page_size
+    slugs = site.order[(n - 1) * size : n * size]
+    return {
+        "title": site.config.title if n == 1 else f"{site.config.title} — page {n}",
+        "description": site.config.description,
+        "items": r.items(slugs, root, level=2),
+        "page_number": n, "page_count": site.pages, "total": len(site.order),
+        "first_index": (n - 1) * size + 1,
+        "prev_url": None if n == 1 else ("" if n == 2 else f"page/{n - 1}/"),
+        "next_url": f"page/{n + 1}/" if n < site.pages else None,
+        "feed_url": "feed.xml",
+        "top_tags": sorted((t for t in site.tags if not t.is_category),
+                           key=lambda t: (-len(t.papers), t.name.casefold()))[:HOME_TAGS],
+        "years": site.years,
+    }
+
+
+def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    paper = site.papers[spec.key]
+    e = paper.entry
+    from .outputs import citations
+
+    return {
+        "title": e.title,
+        "description": (e.abstract[:250] + "…") if len(e.abstract) > 250 else e.abstract,
+        "paper": paper,
+        "newer": site.papers[paper.newer] if paper.newer else None,
+        "older": site.papers[paper.older] if paper.older else None,
+        "bibtex": citations.bibtex([paper], site.config, r._bib),
+        "coins": r.coins(paper),
+        "json_ld": r.json_ld(paper),
+        "category_name": categories.display_name(paper.category.name) if paper.category else "",
+        "feed_url": "feed.xml",
+        # the row of buttons to the paper, or title searches where nothing identifies it
+        "paper_buttons": paper_links.buttons(e),
+        "paper_searches": () if paper_links.has_identity(e) else paper_links.searches(e.title),
+        "pdf_url": paper_links.pdf_url(e),
+        "cited_doi": paper_links.cited_doi(e),
+        "venue_kind": paper_links.venue_kind(e.venue),
+    }
+
+
+def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    letters: dict[str, list[Author]] = defaultdict(list)
+    for author in site.authors:
+        family = author.name.split()[-1] if author.name.split() else "#"
+        initial = family[0].upper()
+        letters[initial if initial.isalpha() and initial.isascii() else "#"].append(author)
+    return {"title": "Authors", "description": f"{len(site.authors)} authors of the papers on {site.config.title}.",
+            "letters": sorted(letters.items()), "feed_url": "feed.xml"}
+
+
+def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    author = site.author_index[spec.key]
+    return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
+            "author": author, "items": r.items(author.papers, root),
+            "profile_category": categories.display_name(author.profile.category)
+            if author.profile and author.profile.category else "",
+            "profile_links": profile_links(author.name, author.profile),
+            "feed_url": f"authors/{author.slug}/feed.xml"}
+
+
+# (profile field, link label, address of the profile with the field's value as its last segment)
+PROFILE_SITES = (("semantic_scholar", "Semantic Scholar", "https://www.semanticscholar.org/author/"),
+                 ("huggingface", "Hugging Face", "https://huggingface.co/"),
+                 ("orcid", "ORCID", "https://orcid.org/"))
+
+
+def profile_links(name: str, profile: AuthorProfile | None) -> tuple[tuple[str, str, str], ...]:
+    """(field, label, URL) of the author's profiles elsewhere, only when the profile file is this person's.
+
+    The model may lend a page the profile of a name that only slugs alike ('Ahan Gupta' for
+    'Ahán Gupta'); figures shown there are a nuisance, a link to the other person's
+    Semantic Scholar page states a falsehood.
+    """
+    if profile is None or _person(name) not in {_person(n) for n in (profile.name, *profile.aliases)}:
+        return ()
+    return tuple((field, label, base + quote(value, safe=""))
+                 for field, label, base in PROFILE_SITES if (value := getattr(profile, field)))
+
+
+def _person(name: str) -> str:
+    """A name but for Unicode composition and spacing, as the importer tells people apart."""
+    return " ".join(unicodedata.normalize("NFC", name).split())
+
+
+def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    topics = sorted((t for t in site.tags if not t.is_category), key=lambda t: (-len(t.papers), t.name.casefold()))
+    largest = max((len(t.papers) for t in site.tags), default=1)
+    return {"title": "Tags", "description": f"{len(site.tags)} topics of the papers on {site.config.title}.",
+            "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml"}
+
+
+def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    if spec.kind == "category":
+        tag: Tag = next(c for c in site.categories if c.slug == spec.key)
+        related_tag = site.tag_index.get(tag.slug)
+        feed = f"tags/{tag.slug}/feed.xml" if related_tag else "feed.xml"
+        bib = f"tags/{tag.slug}/papers.bib" if related_tag else None
+    else:
+        tag = site.tag_index[spec.key]
+        feed, bib = f"tags/{tag.slug}/feed.xml", f"tags/{tag.slug}/papers.bib"
+    heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
+    return {"title": heading, "description": f"Papers tagged {tag.name} on {site.config.title}.",
+            "tag": tag, "items": r.items(tag.papers, root), "feed_url": feed, "bib_url": bib}
+
+
+def _categories(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    return {"title": "arXiv categories", "description": f"Papers by arXiv category on {site.config.title}.",
+            "categories": site.categories, "feed_url": "feed.xml"}
+
+
+def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    largest = max((len(y.papers) for y in site.years), default=1)
+    return {"title": "Timeline", "description": f"Papers on {site.config.title} by year of publication.",
+            "years": site.years, "largest": largest, "total": len(site.order), "feed_url": "feed.xml"}
+
+
+def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    year = next(y for y in site.years if y.slug == spec.key)
+    months = [(m, r.items(m.papers, root)) for m in year.months]
+    undated = r.items(year.papers, root, level=2) if not year.year else []  # no month headings: h1 > h2
+    index = [y.slug for y in site.years]
+    i = index.index(year.slug)
+    return {"title": f"Papers of {year.label}" if year.year else "Undated papers",
+            "description": f"{len(year.papers)} papers from {year.label} on {site.config.title}.",
+            "year": year, "months": months, "undated": undated,
+            "newer": site.years[i - 1] if i > 0 else None,
+            "older": site.years[i + 1] if i + 1 < len(site.years) else None, "feed_url": "feed.xml"}
+
+
+def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The newest additions by day (the last day shown may be cut short), and how many there are in all."""
+    shown, added_count, total = spec.shape  # routes.list_specs chose them
+    groups: dict[dt.date, list[str]] = defaultdict(list)
+    for slug in shown:
+        added = site.papers[slug].entry.added
+        if added:
+            groups[added].append(slug)
+    return {"title": "Recently added", "description": f"Papers most recently added to {site.config.title}.",
+            "groups": [(day, r.items(slugs, root)) for day, slugs in groups.items()],  # day: a date, newest first
+            "shown": len(shown), "added": added_count, "total": total,
+            "feed_url": "recent/feed.xml"}
+
+
+def _simple(title: str) -> Any:
+    def build(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+        return {"title": title, "description": site.config.description, "feed_url": "feed.xml"}
+    return build
+
+
+BUILDERS = {
+    "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
+    "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
+    "search": _simple("Search"), "404": _simple("Page not found"),
+    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(out.removesuffix("index.html"))
+                                                     for out in spec.shape]},
+}
+
