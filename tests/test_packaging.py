@@ -29,6 +29,9 @@ def test_a_site_builds_with_sitegen_installed_from_its_wheel(tmp_path: Path) -> 
         archive.extractall(installed)
     theme = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "themes" / "default").rglob("*") if p.is_file())
     assert sorted(n.removeprefix("sitegen/") for n in names if n.startswith("sitegen/themes/")) == theme
+    # pyproject.toml lists the packages one by one: a stage package left off would be missing from the wheel
+    modules = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "sitegen").rglob("*.py"))
+    assert sorted(n for n in names if n.endswith(".py")) == modules
     env = os.environ | {"PYTHONPATH": str(installed)}
 
     def sitegen(*args: str) -> subprocess.CompletedProcess[str]:
