@@ -154,7 +154,7 @@ def load(root: Path, key: str, config: SiteConfig, entries: Mapping[str, Entry],
          profiles: tuple[AuthorProfile, ...]) -> model.Site | None:
     """The saved model if it was saved (or rekeyed) under `key`, with these entries (path -> entry) in it; else None.
 
-    It equals `model.build_site` on the same content (tests/test_model_cache.py).
+    It equals `model.build_site` on the same content (tests/build/test_model_cache.py).
     """
     try:
         saved = _DECODER.decode((root / CACHE_DIR / FILE).read_bytes())

@@ -4,7 +4,7 @@ An edit to an entry moves its paper in the order, changes the lists of a few
 authors, tags, categories and years, and maybe a few cite keys. Building the model
 of a 10,000-paper list again for that takes about half a second; patching it takes
 milliseconds. The patched Site equals `model.build_site` on the edited content
-(tests/test_model_patch.py checks this on random edit sequences). Where that is not
+(tests/model/test_model_patch.py checks this on random edit sequences). Where that is not
 cheap to guarantee (a paper added, removed or hidden as a draft, a new name whose
 slug would push another name's slug aside), `patch_site` returns None and the caller
 builds the model again.

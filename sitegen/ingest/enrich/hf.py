@@ -1,6 +1,6 @@
 """Hugging Face's papers API: a paper by arXiv id, a title search, and the Daily Papers lists.
 
-Shapes, from the Hub's OpenAPI spec and recorded answers (tests/enrich/fixtures/hf/README.md):
+Shapes, from the Hub's OpenAPI spec and recorded answers (tests/ingest/enrich/fixtures/hf/README.md):
 `/papers/{id}` answers the paper object itself; `/papers/search` and `/daily_papers`
 answer a list of items, each with the paper nested under `paper` beside the item's own
 copies of `title`, `summary` and `organization`. An author may carry `user`, the Hub

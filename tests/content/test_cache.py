@@ -1,0 +1,137 @@
+"""The entry cache gives back exactly the entries that were parsed, and ignores what it cannot trust."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from sitegen.common.errors import Report
+from sitegen.content.cache import CACHE_DIR, ENTRIES, SUFFIX, CacheDamaged, EntryCache
+from sitegen.content.loader import Entry, load_content
+
+from ..site_factory import cached_shard, copy_site, edit_cached_entry
+
+
+def test_saved_entries_read_back_equal_to_a_fresh_parse(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    fresh = load_content(root, Report(), None)
+    cache = EntryCache(root)
+    load_content(root, Report(), cache)
+    cache.save()
+    reread = EntryCache(root)
+    for entry in fresh.entries:
+        key = cache.keys[entry.source_path]
+        assert reread.get(key, entry.source_path, entry.slug) == entry
+    dated = [value for e in fresh.entries for source in e.sources for _, value in source if isinstance(value, dt.date)]
+    assert dated, "the sample holds sources with dates, which must come back as dates"
+    assert any(e.links for e in fresh.entries) and any(e.date for e in fresh.entries)
+
+
+def _one_saved(tmp_path: Path) -> tuple[Path, Entry, str]:
+    """A small site whose entries are cached and saved: its root, first entry and that entry's key."""
+    root = copy_site(tmp_path / "site", papers=3)
+    cache = EntryCache(root)
+    entry = load_content(root, Report(), cache).entries[0]
+    cache.save()
+    return root, entry, cache.keys[entry.source_path]
+
+
+def test_the_same_content_in_another_file_takes_that_files_path_and_slug(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    moved = EntryCache(root).get(key, "content/papers/elsewhere.md", "elsewhere")
+    assert moved is not None and (moved.source_path, moved.slug) == ("content/papers/elsewhere.md", "elsewhere")
+    assert moved.title == entry.title
+
+
+def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    shard = cached_shard(root, key)
+    saved = shard.read_text(encoding="utf-8")
+    header, rest = saved.split("\n", 1)
+    raw = json.loads(header)
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
+    shard.write_text(json.dumps({**raw, "format": 2}) + "\n" + rest, encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    shard.write_text(saved, encoding="utf-8")
+    edit_cached_entry(root, key, "date", {"$date": "2024-01-02"})  # a value of the wrong type
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    more = {**raw, "keys": raw["keys"] + ["0" * 64], "lengths": raw["lengths"] + [10]}
+    shard.write_text(json.dumps(more) + "\n" + rest, encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "a line short of its header"
+    shard.write_text(saved + "{}\n", encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "a line more than its header names"
+    shard.write_text("{not json", encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    legacy = shard.with_suffix(".json")  # a shard of format 2, one JSON document
+    legacy.write_text(json.dumps({"version": raw["version"], "format": 2, "by_key": {}}), encoding="utf-8")
+    cache = EntryCache(root)
+    cache.keep([key])
+    cache.save()
+    assert not legacy.exists(), "shards of another format are removed"
+
+
+def test_a_shard_a_crash_cut_short_is_a_miss(tmp_path: Path) -> None:
+    """Shards are not fsynced: after a crash one may be empty or cut short, and must read as a miss."""
+    root, entry, key = _one_saved(tmp_path)
+    shard = cached_shard(root, key)
+    saved = shard.read_bytes()
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
+    for cut in (b"", saved[: len(saved) // 2], saved[:-1]):
+        shard.write_bytes(cut)
+        assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+
+
+def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    cache = EntryCache(root)
+    entries = load_content(root, Report(), cache).entries
+    cache.save()
+    shards = {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")}
+    keys = {e.source_path: cache.keys[e.source_path] for e in entries}
+    slugs = {e.source_path: e.slug for e in entries}
+    restored = EntryCache(root)
+    lazy = restored.lazy(keys, slugs)
+    assert lazy is not None and list(lazy) == list(keys) and lazy.slugs == slugs
+    first = entries[0]
+    assert lazy[first.source_path] == first
+    assert lazy.made(entries[1].source_path) is None  # the others are not decoded yet
+    assert dict(lazy) == {e.source_path: e for e in entries}
+    restored.keep(keys.values())
+    restored.save()  # every entry kept: no shard is written again
+    assert {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")} == shards
+    moved = EntryCache(root).lazy({"content/papers/elsewhere.md": keys[first.source_path]},
+                                  {"content/papers/elsewhere.md": "elsewhere"})
+    assert moved is not None and moved["content/papers/elsewhere.md"].slug == "elsewhere"
+    new = "content/papers/new.md"
+    assert EntryCache(root).lazy({**keys, new: "0" * 64}, {**slugs, new: "new"}) is None  # one missing: none at all
+
+
+def test_a_lazily_restored_entry_that_cannot_be_decoded_says_so_when_read(tmp_path: Path) -> None:
+    root, entry, key = _one_saved(tmp_path)
+    edit_cached_entry(root, key, "title", 42)  # valid JSON, the wrong type: found by the decode, not by the listing
+    lazy = EntryCache(root).lazy({entry.source_path: key}, {entry.source_path: entry.slug})
+    assert lazy is not None
+    with pytest.raises(CacheDamaged, match=entry.source_path):
+        lazy[entry.source_path]
+
+
+def test_numbers_come_back_as_the_file_wrote_them(tmp_path: Path) -> None:
+    """A whole-number score stays an int and a fractional one a float, so a page built from the
+    cache (after a theme edit, say) prints `5` as a clean build does, not `5.0`."""
+    root = copy_site(tmp_path / "site", papers=3)
+    papers = sorted((root / "content" / "papers").glob("*.md"))
+    for path, score in zip(papers, ("5", "69.4", "7.0"), strict=True):
+        text = path.read_text(encoding="utf-8")
+        assert "\nscore:" not in text
+        path.write_text(text.replace("\ntitle:", f"\nscore: {score}\ntitle:", 1), encoding="utf-8")
+    cache = EntryCache(root)
+    fresh = load_content(root, Report(), cache).entries
+    cache.save()
+    assert [repr(e.score) for e in fresh] == ["5", "69.4", "7.0"]
+    reread = EntryCache(root)
+    for entry in fresh:
+        back = reread.get(cache.keys[entry.source_path], entry.source_path, entry.slug)
+        assert repr(back) == repr(entry)

@@ -1,0 +1,145 @@
+"""`sitegen enrich` end to end: the real command against the replay server, then the built site."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import bibtexparser
+import pytest
+from click.testing import CliRunner, Result
+
+from sitegen.build.build import build
+from sitegen.cli import main
+from sitegen.content.frontmatter import parse
+from tests.html_tools import read_html
+from tests.ingest.enrich.replay import ReplayServer, Reply
+
+SCICODE = json.loads((Path(__file__).parent / "fixtures" / "hf" / "search_scicode.json").read_text())[0]["paper"]
+AUTHORS = [a["name"] for a in SCICODE["authors"]]
+NOTES = "My own notes: *keep* these.\n"
+
+
+def _site(root: Path) -> Path:
+    papers = root / "content" / "papers"
+    papers.mkdir(parents=True)
+    (root / "site.yaml").write_text("title: Test list\nbase_url: https://example.org/\n", encoding="utf-8")
+    abstract = " ".join(SCICODE["summary"].split())
+    (papers / "scicode.md").write_text(
+        f"---\ntitle: '{SCICODE['title']}'\nauthor_count: 6\ndate: 2024-07-18\ntags: [benchmarks]\n"
+        f"abstract: {json.dumps(abstract)}\n---\n{NOTES}", encoding="utf-8")
+    (papers / "unknown.md").write_text("---\ntitle: A Paper Nobody Has Written Yet\ndate: 2025-01-01\n---\n",
+                                       encoding="utf-8")
+    (papers / "opted-out.md").write_text("---\ntitle: Attention Is All You Need\nenrich: false\n---\n",
+                                         encoding="utf-8")
+    return root
+
+
+def _serve_answers(replay: ReplayServer) -> None:
+    replay.add("/api/papers/search", Reply.json([]))  # no other title is known to Hugging Face
+    replay.add("/api/papers/search", Reply.fixture("hf/search_scicode.json"),
+               query={"q": SCICODE["title"], "limit": "10"})
+    replay.add("/api/query", Reply.fixture("arxiv/empty_id_0000.0000.xml"))
+    replay.add("/api/query", Reply.fixture("arxiv/id_2407.13168_scicode.xml"),
+               query={"id_list": "2407.13168", "start": "0", "max_results": "1"})
+
+
+@pytest.fixture
+def site(tmp_path: Path, replay: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("SITEGEN_HF_API", f"{replay.url}/api")
+    monkeypatch.setenv("SITEGEN_ARXIV_API", f"{replay.url}/api/query")
+    monkeypatch.setenv("SITEGEN_S2_API", f"{replay.url}/graph/v1")
+    _serve_answers(replay)
+    return _site(tmp_path / "site")
+
+
+def enrich(root: Path, *args: str) -> Result:
+    return CliRunner().invoke(main, ["enrich", "--root", str(root), "--delay", "0", "--sources", "hf,arxiv", *args])
+
+
+def test_enrich_writes_the_identity_keeps_the_notes_and_reports_the_rest(site: Path, replay: ReplayServer) -> None:
+    result = enrich(site, "--report", str(site / "report.md"))
+    assert result.exit_code == 0, result.output
+    entry = site / "content" / "papers" / "scicode.md"
+    doc = parse(entry.read_text(encoding="utf-8"), "scicode.md")
+    assert doc.body == NOTES
+    meta = doc.meta
+    assert meta["arxiv"] == "2407.13168" and meta["category"] == "cs.AI"
+    assert meta["authors"] == AUTHORS and meta["authors_truncated"] is False
+    assert meta["links"]["pdf"] == "https://arxiv.org/pdf/2407.13168"
+    assert meta["links"]["hf"] == "https://huggingface.co/papers/2407.13168"
+    assert "doi" not in meta  # arXiv's DataCite DOI is derived, never stored
+    provenance = meta["sources"][-1]
+    assert provenance["api"] == "arxiv" and provenance["id"] == "2407.13168" and provenance["score"] >= 95
+    assert "sources arxiv, hf" in provenance["match"]  # found on Hugging Face, checked against arXiv's record
+    state = json.loads((site / "content" / "import-state.json").read_text())
+    assert "enrich:scicode" in state and "authors" in state["enrich:scicode"]
+    report = (site / "report.md").read_text(encoding="utf-8")
+    assert "| `content/papers/scicode.md` | resolved |" in report
+    assert "| `content/papers/unknown.md` | unresolved | no candidate found |" in report
+    assert "| `content/papers/opted-out.md` | skipped | enrich: false |" in report
+    assert "1 resolved (1 entries written), 0 ambiguous, 1 unresolved, 1 skipped" in result.output
+    assert (site / "content" / "papers" / "opted-out.md").read_text().endswith("enrich: false\n---\n")
+    assert all((s.header("User-Agent") or "").startswith("sitegen/") for s in replay.seen)
+    assert replay.unmatched == []
+
+
+def test_a_second_run_sends_no_request_about_what_it_asked_before(site: Path, replay: ReplayServer) -> None:
+    assert enrich(site).exit_code == 0
+    asked = len(replay.seen)
+    before = {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()}
+    again = enrich(site, "unknown", "scicode")
+    assert again.exit_code == 0, again.output
+    assert len(replay.seen) == asked  # every answer came from content/lookups/
+    assert {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()} == before
+
+
+def test_the_built_site_leads_to_the_paper(site: Path) -> None:
+    assert enrich(site).exit_code == 0
+    build(site, search=False)
+    page = read_html(site / "public" / "papers" / "scicode" / "index.html")
+    hrefs = [a.get("href") for a in page.iter("a")]
+    assert "https://arxiv.org/abs/2407.13168" in hrefs
+    metas = [(m.get("name"), m.get("content")) for m in page.iter("meta")]
+    assert [c for n, c in metas if n == "citation_author"] == AUTHORS
+    assert ("citation_arxiv_id", "2407.13168") in metas
+    library = bibtexparser.parse_string((site / "public" / "papers" / "scicode" / "cite.bib").read_text())
+    fields = {f.key: f.value for f in library.entries[0].fields}
+    assert fields["eprint"] == "2407.13168" and fields["archiveprefix"] == "arXiv"
+
+
+def test_a_source_that_cannot_be_reached_leaves_every_entry_as_it_was(site: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_HF_API", "http://127.0.0.1:9/api")  # the discard port: nothing listens there
+    before = {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()}
+    result = enrich(site)
+    assert result.exit_code == 1
+    assert "could not reach 127.0.0.1:9" in result.stderr and "2 entries left as they were" in result.stderr
+    assert "Traceback" not in result.output
+    assert {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()} == before
+    assert not (site / "content" / "import-state.json").exists()
+
+
+def test_a_named_entry_that_does_not_exist_is_an_error(site: Path) -> None:
+    result = enrich(site, "no-such-paper")
+    assert result.exit_code == 1
+    assert "content/papers/no-such-paper.md: error[E1010]: no entry named 'no-such-paper'" in result.stderr
+
+
+def test_a_dry_run_reports_but_writes_nothing(site: Path) -> None:
+    before = {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
+    result = enrich(site, "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "dry run: 1 resolved (1 entries written)" in result.output  # what a run would write
+    assert {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()} == before
+
+
+def test_a_hand_set_arxiv_id_pins_the_paper(site: Path, replay: ReplayServer) -> None:
+    entry = site / "content" / "papers" / "scicode.md"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("author_count: 6\n", "arxiv: '2407.13168'\n"),
+                     encoding="utf-8")
+    assert enrich(site, "scicode").exit_code == 0
+    meta = parse(entry.read_text(encoding="utf-8"), "scicode.md").meta
+    assert meta["arxiv"] == "2407.13168" and meta["authors"] == AUTHORS
+    assert not any(s.path == "/api/papers/search" for s in replay.seen)  # found by its id, no title search
+    assert "arXiv id pinned" in meta["sources"][-1]["match"]

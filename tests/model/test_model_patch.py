@@ -1,0 +1,225 @@
+"""A patched model equals a model built from scratch, after any sequence of entry edits."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import functools
+import hashlib
+import tempfile
+from collections import Counter
+from collections.abc import Mapping
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from sitegen.build import model_cache
+from sitegen.build.incremental import list_signature
+from sitegen.common.errors import Report
+from sitegen.common.lazy import LazyDict
+from sitegen.content import config as site_config
+from sitegen.content.cache import EntryCache
+from sitegen.content.loader import Content, Entry, load_content
+from sitegen.model import model, routes
+from sitegen.model.model_patch import patch_site
+from sitegen.render.fragments import fingerprint
+
+from ..html_tools import REPO
+
+SUBSET = 40  # of the committed entries: enough shared authors, tags, profiles and dates, and fast
+
+
+@functools.cache
+def _content() -> Content:
+    report = Report()
+    loaded = load_content(REPO, report)
+    assert not report.has_errors, report.format()
+    return Content(loaded.entries[:SUBSET], loaded.profiles)
+
+
+@functools.cache
+def _config() -> site_config.SiteConfig:
+    return dataclasses.replace(site_config.load(REPO, "https://example.org/list/"), page_size=7)
+
+
+@pytest.fixture
+def content() -> Content:
+    return _content()
+
+
+@pytest.fixture
+def config() -> site_config.SiteConfig:
+    return _config()
+
+
+def _pick(values: list, n: int):  # type: ignore[no-untyped-def]
+    return values[n % len(values)]
+
+
+def edit(entries: dict[str, Entry], kind: str, a: int, b: int) -> Entry:
+    """One front-matter edit of a paper, drawn to collide with other papers' values."""
+    slugs = sorted(entries)
+    e, other = entries[_pick(slugs, a)], entries[_pick(slugs, a + b)]
+    names = sorted({n for x in entries.values() for n in x.authors})
+    tags = sorted({t for x in entries.values() for t in x.tags})
+    if kind == "title":  # another paper's title: the same cite key base when author and year agree too
+        return dataclasses.replace(e, title=_pick([other.title, f"Edited {b}: a new & other title", e.title + "!"], b))
+    if kind == "date":
+        new = _pick([other.date, None, dt.date(2020 + b % 7, 1 + b % 12, 1 + b % 28)], b)
+        return dataclasses.replace(e, date=new)
+    if kind == "authors":
+        choices = [other.authors, (_pick(names, b), _pick(names, a)), (f"New Author {b}",), (),
+                   ("Łukasz Kaiser", "Lukasz Kaiser"), e.authors[::-1], e.authors[1:]]
+        authors = tuple(dict.fromkeys(_pick(choices, b)))
+        return dataclasses.replace(e, authors=authors)
+    if kind == "tags":
+        choices = [other.tags, (_pick(tags, b),), (f"topic-{b % 3}",), (), (_pick(tags, b).upper(),), e.tags[1:]]
+        return dataclasses.replace(e, tags=tuple(dict.fromkeys(_pick(choices, b))))
+    if kind == "category":
+        return dataclasses.replace(e, category=_pick([other.category, None, "cs.LG", "cs.NE"], b))
+    if kind == "added":
+        return dataclasses.replace(e, added=_pick([other.added, None, dt.date(2026, 1 + b % 12, 1)], b))
+    if kind == "draft":
+        return dataclasses.replace(e, draft=not e.draft)
+    return dataclasses.replace(e, abstract=f"Abstract {b}", notes=f"Notes {b}")
+
+
+EDITS = st.lists(st.tuples(st.sampled_from(["title", "date", "authors", "tags", "category", "added", "draft",
+                                            "text"]), st.integers(0, 200), st.integers(0, 200)),
+                 min_size=1, max_size=3)
+
+
+def edited(entries: dict[str, Entry], step: list[tuple[str, int, int]]) -> tuple[dict[str, Entry], model.Site]:
+    """Apply one step's edits to `entries` (slug -> entry, in place): the edited entries, and the model built anew."""
+    changed: dict[str, Entry] = {}
+    for kind, a, b in step:
+        e = edit(entries | changed, kind, a, b)
+        changed[e.slug] = e
+    entries |= changed
+    content = Content(tuple(entries[s] for s in sorted(entries)), _content().profiles)
+    return changed, model.build_site(_config(), content)
+
+
+def assert_same_site(patched: model.Site, built: model.Site) -> None:
+    assert list(patched.papers.items()) == list(built.papers.items())  # the same papers, in the same order
+    assert patched == built
+    assert patched.cite_bases == built.cite_bases
+    for mine, theirs in zip(patched.authors, built.authors, strict=True):
+        assert (mine.coauthors, mine.topics, mine.coauthor_total) == \
+               (theirs.coauthors, theirs.topics, theirs.coauthor_total), mine.name
+    assert list(patched.author_index) == list(built.author_index)
+
+
+@settings(max_examples=300, deadline=None)
+@given(steps=st.lists(EDITS, min_size=1, max_size=4))
+@example(steps=[[("title", 155, 0), ("date", 0, 62)]])  # two papers moved at once
+def test_patched_site_and_plan_equal_built_ones(steps: list[list[tuple[str, int, int]]]) -> None:
+    content, config = _content(), _config()
+    entries = {e.slug: e for e in content.entries}
+    site = model.build_site(config, content)
+    plan = {s.output: s for s in routes.plan(site)}
+    for step in steps:
+        changed, built = edited(entries, step)
+        patch = patch_site(site, changed, content.profiles, drafts=False)
+        if patch is None:
+            site, plan = built, {s.output: s for s in routes.plan(built)}
+            continue
+        assert_same_site(patch.site, built)
+        now = Content(tuple(entries[s] for s in sorted(entries)), content.profiles)
+        assert list_signature(now, False, patch.site) == list_signature(now, False)
+        full = routes.plan(built)
+        whole = {s.output: s for s in full}
+        if patch.same_files:
+            for previous in (None, site):  # without the previous site every home page is planned again
+                respecs = {s.output: s for s in routes.respecs(patch.site, patch, previous)}
+                assert set(respecs) <= set(plan)
+                assert plan | respecs == whole
+            # A state without a plan plans only the sections showing the edited papers, before and after.
+            slugs = set(changed) | patch.relinked
+            around = routes.scope(site, patch.site, patch, slugs)
+            before, after = routes.scoped_specs(site, around), routes.scoped_specs(patch.site, around)
+            tokens = {f"entry:{slug}" for slug in slugs} | {"entries"}
+            assert all(plan[out] == spec for out, spec in before.items())
+            assert {out for out, spec in plan.items() if not spec.deps.isdisjoint(tokens)} <= set(before)
+            assert {out for out, spec in whole.items() if plan[out] != spec} <= set(after)
+            assert all(whole[out] == spec for out, spec in after.items())
+        site, plan = patch.site, whole
+
+
+def lazily(site: model.Site, entries: Mapping[str, Entry], folder: Path) -> model.Site:
+    """`site` saved and loaded back as `sitegen build` restores it: over entries decoded from the
+    entry cache when read, its papers and network rows made when read."""
+    cache = EntryCache(folder)
+    keys = {}
+    for e in entries.values():
+        keys[e.source_path] = hashlib.sha256(repr(e).encode()).hexdigest()
+        cache.put(keys[e.source_path], e)
+    cache.save()
+    model_cache.save(folder, site, "key")
+    restored = EntryCache(folder).lazy(keys, {e.source_path: e.slug for e in entries.values()})
+    assert restored is not None
+    loaded = model_cache.load(folder, "key", site.config, restored, _content().profiles)
+    assert loaded is not None and isinstance(loaded.papers, LazyDict)
+    return loaded
+
+
+@settings(max_examples=60, deadline=None)
+@given(steps=st.lists(EDITS, min_size=1, max_size=3))
+@example(steps=[[("title", 155, 0), ("date", 0, 62)]])
+def test_a_lazily_loaded_site_patches_and_saves_as_a_built_one(steps: list[list[tuple[str, int, int]]]) -> None:
+    """The model a new build process loads makes papers when read: patched, and saved after
+    the patch with most papers never made, it still equals the model built from scratch."""
+    content, config = _content(), _config()
+    entries = {e.slug: e for e in content.entries}
+    site = model.build_site(config, content)
+    with tempfile.TemporaryDirectory() as folder:
+        for step in steps:
+            start = lazily(site, entries, Path(folder))
+            changed, built = edited(entries, step)
+            patch = patch_site(start, changed, content.profiles, drafts=False)
+            if patch is None:
+                site = built
+                continue
+            assert isinstance(patch.site.papers, LazyDict)
+            assert len([s for s in patch.site.papers if patch.site.papers.made(s)]) < len(entries)  # type: ignore[attr-defined]
+            again = lazily(patch.site, entries, Path(folder))  # saved with the papers not made as they were
+            assert_same_site(again, built)
+            assert again.papers.marks == {slug: fingerprint(p) for slug, p in built.papers.items()}  # type: ignore[attr-defined]
+            assert_same_site(patch.site, built)
+            site = patch.site
+
+
+def test_patches_cover_the_common_edits(content: Content, config: site_config.SiteConfig) -> None:
+    """Title, date, tag and author edits of one paper are patched, not rebuilt (else the test above proves little)."""
+    site = model.build_site(config, content)
+    entries = {e.slug: e for e in content.entries}
+    outcomes: Counter[tuple[str, bool]] = Counter()
+    for kind in ("title", "date", "authors", "tags", "category", "added", "text"):
+        for a in range(0, 40, 3):
+            e = edit(entries, kind, a, a + 1)
+            if any(t != t.lower() for t in e.tags):  # 'COMPILERS' would take the slug 'compilers' from 'compilers'
+                continue
+            patch = patch_site(site, {e.slug: e}, content.profiles, drafts=False)
+            outcomes[kind, patch is not None] += 1
+            if patch is not None:
+                patch.undo()  # the network is shared with `site`, which the next edit starts from again
+    for kind in ("title", "date", "tags", "category", "added", "text"):
+        assert outcomes[kind, False] == 0, kind
+    assert outcomes["authors", True] > outcomes["authors", False]
+
+
+def test_a_failed_edit_can_be_undone(content: Content, config: site_config.SiteConfig) -> None:
+    """The co-author network is shared with the previous Site; undo leaves that Site as it was."""
+    site = model.build_site(config, content)
+    fresh = model.build_site(config, content)
+    victim = next(e for e in content.entries if len(e.authors) > 1)
+    edited = dataclasses.replace(victim, authors=(*victim.authors[:1], "Someone Else"))
+    patch = patch_site(site, {victim.slug: edited}, content.profiles, drafts=False)
+    assert patch is not None
+    patch.undo()
+    untouched = [a for a in site.authors if victim.slug not in a.papers]
+    for mine in [*untouched[:20], *(a for a in site.authors if victim.slug in a.papers)]:
+        theirs = fresh.author_index[mine.slug]
+        assert (mine.coauthors, mine.topics) == (theirs.coauthors, theirs.topics), mine.name
