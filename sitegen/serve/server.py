@@ -94,6 +94,9 @@ class Broadcaster:
             return self._serial
 
 
+WILDCARDS = frozenset({"", "0.0.0.0", "::", "::0"})  # addresses that mean "every interface"
+
+
 class PreviewServer(ThreadingHTTPServer):
     """Serves `output` under `base_path`; the handler reads its settings from here.
 
@@ -134,9 +137,14 @@ class PreviewServer(ThreadingHTTPServer):
         return f"http://{shown}:{port}{self.base_path}"
 
     def allowed_hosts(self) -> set[str]:
-        """Host header values accepted: this address or a loopback name, with or without port."""
+        """Host header values accepted: this address or a loopback name, with or without port.
+
+        A wildcard bind ("", 0.0.0.0, ::) names no host a browser could have meant: with it
+        only the loopback names are accepted, never an empty Host.
+        """
         host, port = self._host_port()
-        names = {host, f"[{host}]"} | LOOPBACK_NAMES
+        own = {host, f"[{host}]"} if host not in WILDCARDS else set()
+        names = own | LOOPBACK_NAMES
         return names | {f"{n}:{port}" for n in names}
 
     def shutdown(self) -> None:

@@ -199,3 +199,22 @@ def test_an_unexpected_failure_to_prepare_a_file_is_a_500_answer(tmp_path: Path,
         server.server_close()
         thread.join(5)
     assert "Traceback" not in capfd.readouterr().err
+
+
+@pytest.mark.parametrize("bind", ["", "0.0.0.0"])
+def test_a_wildcard_bind_accepts_no_empty_or_wildcard_host(tmp_path: Path, bind: str) -> None:
+    """Bound to every address, the server still answers only Host names that are this machine's loopback:
+    an empty Host (or none) and the wildcard address name no server a browser could have meant."""
+    (tmp_path / "index.html").write_text("<html><body>home</body></html>")
+    server = PreviewServer(bind, 0, tmp_path, "/")
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = server.server_address[1]
+        assert request(server, "/", host=f"127.0.0.1:{port}")[0] == 200
+        for host in ("", f":{port}", "[]", f"[]:{port}", "0.0.0.0", f"0.0.0.0:{port}"):
+            assert request(server, "/", host=host)[0] == 403, host
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
