@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import TypeVar
 
 from ..common.lazy import updated
+from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
 from . import model
 from .model import Author, Paper, Ref, Site, Tag
@@ -72,9 +73,11 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
                          lambda t: site.tag_index[tag_slugs[t]].papers if t in tag_slugs else (),
                          tags_after, edited, place)
     categories = {c.name: c for c in site.categories}
-    category_lists = _regroup({c for slug in edited for c in (old[slug].category, edited[slug].category) if c},
+    # grouped under arXiv's spelling, as the model groups them: an entry writing `cs.lg` is on `cs.LG`'s page
+    category_lists = _regroup({canonical(c) for slug in edited for c in (old[slug].category, edited[slug].category)
+                               if c},
                               lambda c: categories[c].papers if c in categories else (),
-                              {slug: (e.category,) if e.category else () for slug, e in edited.items()},
+                              {slug: (canonical(e.category),) if e.category else () for slug, e in edited.items()},
                               edited, place)
     years = {y.year: y for y in site.years}
     year_lists = _regroup({_year(e) for slug in edited for e in (old[slug], edited[slug])},

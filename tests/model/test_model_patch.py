@@ -223,3 +223,20 @@ def test_a_failed_edit_can_be_undone(content: Content, config: site_config.SiteC
     for mine in [*untouched[:20], *(a for a in site.authors if victim.slug in a.papers)]:
         theirs = fresh.author_index[mine.slug]
         assert (mine.coauthors, mine.topics) == (theirs.coauthors, theirs.topics), mine.name
+
+
+def test_an_edit_to_an_entry_writing_its_category_in_another_case_patches_as_a_build_does() -> None:
+    """`cs.lg` is listed under `cs.LG`: the patch regroups the edited paper there, as building the model does."""
+    root = Path(__file__).resolve().parents[2]
+    content = load_content(root, Report())
+    cfg = site_config.load(root)
+    entries = list(content.entries)
+    at = next(i for i, e in enumerate(entries) if e.category == "cs.LG")
+    entries[at] = dataclasses.replace(entries[at], category="cs.lg")
+    before = dataclasses.replace(content, entries=tuple(entries))
+    edited = dataclasses.replace(entries[at], title=entries[at].title + " (revised)")
+    after = dataclasses.replace(before, entries=tuple(edited if e.slug == edited.slug else e for e in entries))
+    patch = patch_site(model.build_site(cfg, before), {edited.slug: edited}, before.profiles, drafts=False)
+    assert patch is not None
+    built = model.build_site(cfg, after)
+    assert [(c.name, c.papers) for c in patch.site.categories] == [(c.name, c.papers) for c in built.categories]
