@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import errno
 import gc
 import os
 import sys
@@ -14,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common.errors import Diagnostic, Location, Report, SitegenError, relpath
+from .common.errors import Diagnostic, Location, Report, SitegenError, os_error
 from .content import config as site_config
 
 if TYPE_CHECKING:
@@ -85,22 +84,6 @@ def _fail(diagnostics: list[Diagnostic]) -> None:
     print_diagnostics(diagnostics)
     say(f"failed: {len(diagnostics)} problem(s)", "bold red", stderr=True)
     sys.exit(1)
-
-
-_OS_HINTS = {
-    errno.ENOSPC: "the disk is full: free some space and run the command again (nothing was half-written)",
-    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
-    errno.EROFS: "the folder is on a read-only file system: choose another one (e.g. --output)",
-    errno.EACCES: "permission denied: check the folder's owner and permissions",
-    errno.EPERM: "permission denied: check the folder's owner and permissions",
-}
-
-
-def os_error(exc: OSError) -> Diagnostic:
-    """An operating-system failure as a diagnostic naming the file it concerns."""
-    where = relpath(Path(os.fsdecode(exc.filename)), Path.cwd()) if exc.filename else "."
-    hint = _OS_HINTS.get(exc.errno or 0, "check the path named and try again")
-    return Diagnostic(Location(where), "E900", exc.strerror or str(exc), hint)
 
 
 GC_THRESHOLD = 100_000  # allocations between young-generation collections

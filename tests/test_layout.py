@@ -12,7 +12,7 @@ from .site_factory import REPO
 PACKAGE = REPO / "sitegen"
 LIMIT = 400  # lines
 # Over the limit already when the limit got its test: each is to be split, and leaves this list when it is.
-OVER = {"build/build.py", "build/incremental.py", "cli.py", "content/loader.py", "model/model.py",
+OVER = {"build/incremental.py", "cli.py", "model/model.py",
         "render/fragments.py", "render/render.py"}
 
 

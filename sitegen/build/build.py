@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from functools import partial
@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING, Any
 from ..common.errors import BuildFailed, Report, SitegenError
 from ..content import config as site_config
 from ..content.cache import CACHE_DIR, CacheDamaged, EntryCache
-from ..content.loader import FileStat
+from ..content.files import FileStat
 from ..model import model, routes
 from ..render.fragments import fingerprint
 from . import model_cache
+from .entry_table import changed_entries, entry_stats
 
 if TYPE_CHECKING:  # the full build's machinery is imported when used: a notes edit has no need of it
     from jinja2 import Environment
@@ -88,7 +89,7 @@ def _build(root: Path, output: Path | None, base_url: str | None, drafts: bool, 
         saved = buildstate.load(root)
         quick = None
         if saved and saved.inputs == inputs and output.is_dir() and not recovered:
-            changed, table, unreadable = _changed_entries(root, saved.entries)
+            changed, table, unreadable = changed_entries(root, saved.entries)
             # an entry that cannot be read is reported by the full build's loader, with every other problem
             quick = None if unreadable else _patch_notes(root, output, base_url, search, saved, cache, inputs,
                                                          changed, table)
@@ -111,7 +112,7 @@ def _build(root: Path, output: Path | None, base_url: str | None, drafts: bool, 
     result, state, staged = _full(root, output, base_url, drafts, progress, search, jobs, cache, stores,
                                   inputs if cache is not None else None, read)
     if cache is not None and state is not None:
-        buildstate.save(root, state, inputs, _entry_stats(cache.keys, read), staged=staged)
+        buildstate.save(root, state, inputs, entry_stats(cache.keys, read), staged=staged)
     result.seconds = time.perf_counter() - started
     return result
 
@@ -120,85 +121,6 @@ def _stores(root: Path, inputs: dict[str, Any]) -> FragmentStores:
     from ..render.fragments import FOLDER, FragmentStores, stamp
 
     return FragmentStores(root / CACHE_DIR / FOLDER, stamp(inputs))
-
-
-# A file changed within this long of the moment its stat is remembered may change again without its
-# ctime moving (timestamps advance in clock ticks): its row is saved "racy", to be hashed again
-# next time, as git does for files as new as its index.
-RACY_NS = 2_000_000_000
-
-
-def _row(key: str, stat: FileStat, now: int) -> list[Any]:
-    """An entry table row: [content hash, size, mtime_ns, ctime_ns, inode]; size -1 when racy."""
-    size, mtime, ctime, ino = stat
-    return [key, -1 if now - ctime < RACY_NS else size, mtime, ctime, ino]
-
-
-def _entry_stats(keys: dict[str, str], read: Mapping[str, FileStat]) -> dict[str, list[Any]]:
-    """Entry path -> [content hash, size, mtime_ns, ctime_ns, inode]: the next build re-hashes only
-    files whose stat moved.
-
-    The stat is the one the file had when it was read (`read`: every entry with a content hash
-    was read by this build), so a file saved again while the build ran, after it was read, has
-    moved by the next build.
-    """
-    now = time.time_ns()
-    return {path: _row(key, read[path], now) for path, key in keys.items() if path in read}
-
-
-def _changed_entries(root: Path, saved: dict[str, list[Any]]) -> tuple[list[Path], dict[str, list[Any]], bool]:
-    """Entry files added, removed or edited since the last build, the new stat table, and whether
-    any listed entry could not be read.
-
-    A file counts as unchanged only when its size, mtime, ctime and inode are all as
-    remembered (a copy that keeps size and mtime still moves the ctime); anything that cannot
-    be read as a regular file counts as changed, for the loader to report. Names from
-    os.listdir, each stat'ed relative to the open folder: at 10,000 entries Path objects cost
-    more than the stats, and os.scandir's entries 10 ms more than this.
-    """
-    import os
-    import stat as stat_kind
-
-    from ..common.fsutil import read_regular
-    from ..content.cache import digest
-    from ..content.loader import file_stat
-
-    folder = root / "content" / "papers"
-    changed: list[Path] = []
-    table: dict[str, list[Any]] = {}
-    unreadable = False
-    try:
-        names = [name for name in os.listdir(folder) if name.endswith(".md") and not name.startswith(".")]
-    except OSError:  # gone, or no folder: the full build's loader says what is wrong, if anything
-        return [], {}, True
-    relative = os.stat in os.supports_dir_fd and bool(names)
-    fd = os.open(folder, os.O_RDONLY) if relative else -1
-    now = time.time_ns()
-    try:
-        for name in names:
-            path = f"content/papers/{name}"
-            file = folder / name
-            before = saved.get(path)
-            try:
-                st = os.stat(name, dir_fd=fd) if relative else os.stat(file)
-                if not stat_kind.S_ISREG(st.st_mode):
-                    raise OSError(name)
-                if before and before[1:] == list(file_stat(st)):
-                    table[path] = before
-                    continue
-                data, st = read_regular(file)
-            except OSError:  # dangling, a loop, a folder or a FIFO: the full build says what is wrong
-                unreadable = True
-                continue
-            key = digest(data)
-            table[path] = _row(key, file_stat(st), now)
-            if not before or before[0] != key:
-                changed.append(file)
-    finally:
-        if fd >= 0:
-            os.close(fd)
-    changed[:0] = [root / path for path in saved if path not in table]
-    return changed, table, unreadable
 
 
 def _patch_notes(root: Path, output: Path, base_url: str | None, search: bool, saved: Any, cache: EntryCache,

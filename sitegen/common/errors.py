@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -93,3 +95,19 @@ def relpath(path: Path, root: Path) -> str:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return path.as_posix()
+
+
+_OS_HINTS = {
+    errno.ENOSPC: "the disk is full: free some space and run the command again (nothing was half-written)",
+    errno.EDQUOT: "the disk quota is used up: free some space and run the command again",
+    errno.EROFS: "the folder is on a read-only file system: choose another one (e.g. --output)",
+    errno.EACCES: "permission denied: check the folder's owner and permissions",
+    errno.EPERM: "permission denied: check the folder's owner and permissions",
+}
+
+
+def os_error(exc: OSError) -> Diagnostic:
+    """An operating-system failure as a diagnostic naming the file it concerns."""
+    where = relpath(Path(os.fsdecode(exc.filename)), Path.cwd()) if exc.filename else "."
+    hint = _OS_HINTS.get(exc.errno or 0, "check the path named and try again")
+    return Diagnostic(Location(where), "E900", exc.strerror or str(exc), hint)

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..common.errors import Diagnostic, Location, Report, relpath
-from ..common.fsutil import read_regular
 from . import frontmatter, markdown, schema
+from .files import FileStat, content_files, decode, read_hashed, read_text
+from .profiles import AuthorProfile, load_profile
 from .slugs import is_safe_slug, slugify
 
 
@@ -67,28 +68,6 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class AuthorProfile:
-    """An author's profile figures, from `content/authors/<slug>.yaml`."""
-
-    source_path: str
-    slug: str
-    name: str
-    category: str | None = None
-    h_index: int | None = None
-    papers: int | None = None
-    citations: int | None = None
-    novelty_percent: int | None = None
-    ai_score: float | None = None
-    affiliation: str | None = None
-    homepage: str | None = None
-    aliases: tuple[str, ...] = ()
-    source: str | None = None  # the profile dump it came from; its papers are this author's
-    semantic_scholar: str | None = None  # author id: semanticscholar.org/author/<id>
-    huggingface: str | None = None  # Hub account: huggingface.co/<user>
-    orcid: str | None = None  # iD without the orcid.org address, check digit verified
-
-
-@dataclass(frozen=True)
 class Content:
     """Everything read from content/: entries and profiles sorted by path."""
 
@@ -127,91 +106,6 @@ def load_content(root: Path, report: Report, cache: ParseCache | None = None, jo
     profiles = [a for p in content_files(authors, ".yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
-
-
-def content_files(folder: Path, suffix: str) -> list[Path]:
-    """The files of a folder whose names end in `suffix`, hidden ones left out, in name order.
-
-    Listed rather than globbed: sorting 10,000 Path objects compares them part by part.
-    """
-    try:
-        names = os.listdir(folder)
-    except OSError:  # no such folder, or not a folder
-        return []
-    return [folder / name for name in sorted(names) if name.endswith(suffix) and not name.startswith(".")]
-
-
-def _decode(data: bytes, shown: str, report: Report) -> str | None:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        report.error(Location(shown, 1), "E104", "the file is not valid UTF-8 text", "save it as UTF-8")
-    return None
-
-
-# (size, mtime_ns, ctime_ns, inode) of an entry file as it was read: what git compares too. `cp -p`,
-# `rsync -t` and `touch -r` put back the size and mtime of an edited file, never its ctime or inode.
-FileStat = tuple[int, int, int, int]
-
-
-def file_stat(st: os.stat_result) -> FileStat:
-    """What a later build compares to tell an edited entry file from an untouched one."""
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino
-
-
-def _read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, FileStat] | None:
-    """The file's bytes, and its stat from before they were read: a file saved again while a
-    build reads it then has a newer ctime than the one remembered, and is read again.
-
-    Only regular files are read: a FIFO named `*.md` would block the build forever."""
-    try:
-        data, st = read_regular(path)
-        return data, file_stat(st)
-    except OSError as exc:
-        report.error(Location(shown, 1), "E105", f"cannot read the file: {exc.strerror or exc}",
-                     "entries must be regular files; remove or rename this one")
-        return None
-
-
-def _read_hashed(path: Path, shown: str, report: Report) -> tuple[bytes, str, FileStat] | None:
-    """The file's bytes, their content hash (the entry cache's key) and its stat (see `_read_bytes`)."""
-    read = _read_bytes(path, shown, report)
-    return None if read is None else (read[0], hashlib.sha256(read[0]).hexdigest(), read[1])
-
-
-@dataclass(frozen=True)
-class EntryFile:
-    """An entry file as read for rewriting it: its text and its parsed front matter and body."""
-
-    path: Path
-    shown: str
-    text: str
-    doc: frontmatter.Document
-
-
-def entry_files(folder: Path, root: Path, report: Report) -> list[EntryFile]:
-    """Every `*.md` file of `folder` that reads and parses; each one that does not is reported.
-
-    What the tools that rewrite entries (the importers, enrich) start from: an entry that
-    cannot be read is an error for them, since whether it is the paper cannot be told.
-    """
-    files = []
-    for path in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        shown = relpath(path, root)
-        text = read_text(path, shown, report)  # a FIFO named *.md is refused, not waited on
-        if text is None:
-            continue
-        try:
-            files.append(EntryFile(path, shown, text, frontmatter.parse(text, shown)))
-        except frontmatter.FrontMatterError as exc:
-            report.add(exc.diagnostic)
-    return files
-
-
-def read_text(path: Path, shown: str, report: Report) -> str | None:
-    """A content file's text, or None with the reason reported (not a regular file, unreadable, not UTF-8)."""
-    read = _read_bytes(path, shown, report)
-    return None if read is None else _decode(read[0], shown, report)
 
 
 class _Job(NamedTuple):
@@ -256,7 +150,7 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
             continue
         found = Report()
         problems.append(found.items)
-        read = _read_hashed(path, shown, found)
+        read = read_hashed(path, shown, found)
         if read is None:
             continue
         data, key, as_read = read
@@ -267,7 +161,7 @@ def load_entries(paths: list[Path], root: Path, report: Report, cache: ParseCach
             if cached is not None:
                 entries[-1] = cached
                 continue
-        text = _decode(data, shown, found)
+        text = decode(data, shown, found)
         if text is not None:
             todo.append(_Job(len(entries) - 1, path, shown, stem, text, key))
     for job, (entry, diagnostics, content_hash, stat) in zip(todo, _parse_all(todo, jobs, meanwhile), strict=True):
@@ -295,11 +189,11 @@ def _parse_one(job: _Job) -> _Parsed:
     text, key = job.text, job.key
     stat = None
     if text is None:  # a cold build's: read here
-        read = _read_hashed(job.path, job.shown, found)
+        read = read_hashed(job.path, job.shown, found)
         if read is None:
             return None, found.items, None, None
         data, key, stat = read
-        text = _decode(data, job.shown, found)
+        text = decode(data, job.shown, found)
         if text is None:
             return None, found.items, key, stat
     return entry_from_text(text, job.shown, job.stem, found), found.items, key, stat
@@ -466,28 +360,6 @@ def same_front_matter(old: Entry, new: Entry) -> bool:
     """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
     return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text,
                    digest=old.digest, body_line=old.body_line) == old
-
-
-def load_profile(path: Path, root: Path, report: Report) -> AuthorProfile | None:
-    """Parse and validate one author profile file."""
-    shown = relpath(path, root)
-    text = read_text(path, shown, report)
-    if text is None:
-        return None
-    try:
-        data, lines = frontmatter.load_yaml(text, shown)
-    except frontmatter.FrontMatterError as exc:
-        report.add(exc.diagnostic)
-        return None
-    if not isinstance(data, dict):
-        report.error(Location(shown, 1), "E103", "an author file must be a mapping of fields")
-        return None
-    meta, problems = schema.validate_author(data, lines, shown)
-    report.extend(problems)
-    if any(p.severity == "error" for p in problems):
-        return None
-    meta["aliases"] = tuple(meta.get("aliases", ()))
-    return AuthorProfile(source_path=shown, slug=slugify(meta["name"]), **meta)
 
 
 def _check_unique(entries: list[Entry], report: Report) -> None:

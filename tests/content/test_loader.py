@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import sitegen.content.files as files
 import sitegen.content.loader as loader
 from sitegen.build.build import build
 from sitegen.common.errors import Diagnostic, Report
@@ -229,14 +230,14 @@ def test_a_cold_parse_reads_the_files_where_it_parses_them(tmp_path: Path, monke
     serial, serial_problems = _load(root, 1)
     assert any("E105" in p and "zz-a-folder.md" in p for p in serial_problems)
     read_by: set[int] = set()
-    original = loader._read_bytes
+    original = files.read_bytes
 
     def read_bytes(path: Path, shown: str, report: Report) -> tuple[bytes, loader.FileStat] | None:
         if path.parent.name == "papers":  # (author files are read here: there are few)
             read_by.add(os.getpid())
         return original(path, shown, report)
 
-    monkeypatch.setattr(loader, "_read_bytes", read_bytes)
+    monkeypatch.setattr(files, "read_bytes", read_bytes)  # where every entry file is read
     cache = EntryCache(root)
     assert cache.is_empty()
     report = Report()

@@ -19,7 +19,7 @@ from typing import Any
 
 from ...common.errors import Location, Report, relpath
 from ...content import frontmatter
-from ...content.loader import entry_files
+from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ...content.slugs import slugify, unique_slug
 from ...content.tagging import Tagger

@@ -20,7 +20,7 @@ from typing import Any
 from ...common.errors import Diagnostic, Location, Report, relpath
 from ...common.fsutil import write_atomic
 from ...content import config as site_config
-from ...content.loader import entry_files
+from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ..importers import state as import_state
 from . import authors as author_ids

@@ -15,7 +15,7 @@ from typing import Any
 
 from ...common.errors import Diagnostic, Location, Report, relpath
 from ...content import frontmatter
-from ...content.loader import read_text
+from ...content.files import read_text
 from ...content.slugs import slugify, unique_slug
 from .common import ParsedDump
 from .identity import choose_key, state_keys

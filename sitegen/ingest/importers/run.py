@@ -16,7 +16,7 @@ from typing import Any
 from ...common.errors import Diagnostic, Location, Report, relpath
 from ...content import config as site_config
 from ...content import frontmatter
-from ...content.loader import entry_files
+from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ...content.slugs import slugify, unique_slug
 from ...content.tagging import Tagger
