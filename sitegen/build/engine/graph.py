@@ -1,0 +1,204 @@
+"""The incremental engine: memoized steps, reads recorded as they happen, early cutoff.
+
+A step is a function of a context and one argument. It reads other steps' results only
+through `Context.get`, which records each read with the fingerprint it saw. A memo stays
+valid while every read it recorded would still see the same fingerprint (a verifying
+trace, as Shake and Salsa keep); a step that re-runs and gives an equal fingerprint
+leaves its readers valid (early cutoff), so the wave of work stops there.
+
+Steps have levels and read only lower ones. An update is pushed, not pulled: from the
+inputs named changed it follows the recorded readers upward, level by level, each key
+settled once, so a rebuild touches what an edit reaches and never looks at the rest of
+a 64,000-page memo. Nothing lists a step's dependencies by hand.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .memo import ABSENT, Key, Memo, Record
+
+Fingerprint = Callable[[Any], str]
+
+
+class StepError(Exception):
+    """A step broke the engine's rules (read a step at its own level or above, or an unknown step)."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One kind of memoized work: `run(ctx, argument)`, at a level above every step it reads.
+
+    An input step reads the world (a file, a folder's listing) and no other step; it runs
+    again when an update names its key. `keep=False` memoizes only the fingerprint, for
+    results too large to hold (a page's bytes go to the writer, not the memo).
+    """
+
+    name: str
+    level: int
+    run: Callable[[Context, Any], Any]
+    fingerprint: Fingerprint
+    keep: bool = True
+    input: bool = False
+
+
+@dataclass
+class Update:
+    """What one update did: the keys that ran, those whose fingerprint changed, and their new values."""
+
+    ran: list[Key] = field(default_factory=list)
+    changed: list[Key] = field(default_factory=list)
+    values: dict[Key, Any] = field(default_factory=dict)  # every key that ran, its result
+
+
+class Context:
+    """What a running step reads through: each read is recorded with the fingerprint seen."""
+
+    __slots__ = ("_engine", "_level", "reads")
+
+    def __init__(self, engine: Engine, level: int):
+        self._engine, self._level = engine, level
+        self.reads: dict[Key, str] = {}
+
+    def get(self, name: str, argument: Hashable = None) -> Any:
+        """The result of step `name` for `argument`, recorded as read."""
+        key = (name, argument)
+        step = self._engine.step(name)
+        if step.level >= self._level:
+            raise StepError(f"a step at level {self._level} read {name!r} at level {step.level}: "
+                            "steps read only lower levels")
+        value, fingerprint = self._engine.demand(key)
+        self.reads[key] = fingerprint
+        return value
+
+
+class Engine:
+    """Memoized steps over a memo that may come from an earlier process (see memo.py)."""
+
+    def __init__(self, steps: Iterable[Step], memo: Memo | None = None):
+        self._steps = {s.name: s for s in steps}
+        self.memo = memo if memo is not None else Memo()
+        self._values: dict[Key, Any] = {}  # results this process made or was given, for keys whose step keeps none
+        self._journal: dict[Key, Record | None] | None = None
+        self._update: Update | None = None
+
+    def step(self, name: str) -> Step:
+        try:
+            return self._steps[name]
+        except KeyError:
+            raise StepError(f"no step named {name!r}") from None
+
+    def get(self, name: str, argument: Hashable = None) -> Any:
+        """The result for one key, made now if the memo has none (a read from outside, not recorded)."""
+        return self._transaction(lambda: self.demand((name, argument))[0])
+
+    def update(self, changed: Iterable[Key]) -> Update:
+        """Bring the memo up to date after the inputs `changed` may have changed in the world.
+
+        Each named input runs again; where its fingerprint moved, its recorded readers are
+        verified in level order and re-run only if something they read now differs. All or
+        nothing: a step that raises leaves the memo as it was before the update.
+        """
+        update = Update()
+
+        def run() -> Update:
+            pending: list[tuple[int, int, Key]] = []
+            queued: set[Key] = set()
+            count = 0
+            for key in changed:
+                step = self.step(key[0])
+                if not step.input:
+                    raise StepError(f"{key!r} is no input: only inputs change from outside")
+                if key in self.memo.records and key not in queued:
+                    queued.add(key)
+                    heapq.heappush(pending, (step.level, count, key))
+                    count += 1
+            while pending:
+                _, _, key = heapq.heappop(pending)
+                record = self.memo.records.get(key)
+                if record is None:
+                    continue  # forgotten meanwhile
+                if not self.step(key[0]).input and self._verified(record):
+                    continue  # what it read moved and came back, or was cut off below
+                if self._run(key).fingerprint == record.fingerprint:
+                    continue  # early cutoff: its readers saw this fingerprint
+                for reader in sorted(self.memo.readers_of(key), key=repr):
+                    if reader not in queued:
+                        queued.add(reader)
+                        heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
+                        count += 1
+            return update
+
+        self._update = update
+        try:
+            return self._transaction(run)
+        finally:
+            self._update = None
+
+    def forget(self, keys: Iterable[Key]) -> None:
+        """Drop these keys' memos: outputs no longer in the site, which no step reads."""
+        for key in keys:
+            self.memo.drop(key)
+            self._values.pop(key, None)
+
+    # -- the work -------------------------------------------------------------
+    def demand(self, key: Key) -> tuple[Any, str]:
+        """A key's value and fingerprint: from the memo, else run.
+
+        A memo is current: whatever changes in the world is named to `update`, which settles
+        every key it reaches, lower levels first, before any step above reads them.
+        """
+        record = self.memo.records.get(key)
+        if record is not None:
+            value = record.value if record.value is not ABSENT else self._values.get(key, ABSENT)
+            if value is not ABSENT:
+                return value, record.fingerprint
+        record = self._run(key)
+        return self._values[key] if record.value is ABSENT else record.value, record.fingerprint
+
+    def _verified(self, record: Record) -> bool:
+        """Whether everything the record read has the fingerprint it saw (lower levels are settled)."""
+        records = self.memo.records
+        for read, seen in record.reads:
+            current = records.get(read)
+            if current is None or current.fingerprint != seen:
+                return False
+        return True
+
+    def _run(self, key: Key) -> Record:
+        step = self.step(key[0])
+        context = Context(self, step.level)
+        value = step.run(context, key[1])
+        record = Record(step.fingerprint(value), tuple(context.reads.items()), value if step.keep else ABSENT)
+        old = self.memo.records.get(key)
+        if self._journal is not None and key not in self._journal:
+            self._journal[key] = old
+        self.memo.put(key, record)
+        self._values[key] = value
+        if self._update is not None:
+            self._update.ran.append(key)
+            self._update.values[key] = value
+            if old is None or old.fingerprint != record.fingerprint:
+                self._update.changed.append(key)
+        return record
+
+    def _transaction(self, work: Callable[[], Any]) -> Any:
+        """Run `work`; if it raises, put back every record it replaced."""
+        if self._journal is not None:  # nested: the outer transaction answers for it
+            return work()
+        self._journal = {}
+        try:
+            return work()
+        except BaseException:
+            for key, record in self._journal.items():
+                self._values.pop(key, None)
+                if record is None:
+                    self.memo.drop(key)
+                else:
+                    self.memo.put(key, record)
+            raise
+        finally:
+            self._journal = None

@@ -1,0 +1,108 @@
+"""The engine's memo: each key's fingerprint, what it read, its value, and who read it.
+
+The readers of a key (the reverse of what each record read) are what an update follows
+upward from a changed input. A memo saved by one process is loaded by the next only
+under the same stamp (the digest of sitegen's own code and of the build's settings), so
+no version has to be bumped by hand when the output changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ...common.fsutil import write_atomic
+
+Key = tuple[str, Hashable]  # (step name, argument)
+
+
+class _Absent:
+    """No value kept (the step keeps only its fingerprint, or the memo was loaded without it)."""
+
+    def __repr__(self) -> str:
+        return "ABSENT"
+
+
+ABSENT: Any = _Absent()
+
+
+@dataclass(slots=True)
+class Record:
+    """One key's memo: its result's fingerprint, each read with the fingerprint seen, and the result."""
+
+    fingerprint: str
+    reads: tuple[tuple[Key, str], ...]
+    value: Any = ABSENT
+
+
+class Memo:
+    """Records by key, with the reverse edges kept in step."""
+
+    def __init__(self) -> None:
+        self.records: dict[Key, Record] = {}
+        self._readers: dict[Key, set[Key]] = {}
+
+    def readers_of(self, key: Key) -> set[Key]:
+        """The keys whose records read `key`."""
+        return self._readers.get(key, set())
+
+    def put(self, key: Key, record: Record) -> None:
+        old = self.records.get(key)
+        if old is not None:
+            self._unlink(key, old)
+        self.records[key] = record
+        for read, _ in record.reads:
+            self._readers.setdefault(read, set()).add(key)
+
+    def drop(self, key: Key) -> None:
+        old = self.records.pop(key, None)
+        if old is not None:
+            self._unlink(key, old)
+
+    def _unlink(self, key: Key, record: Record) -> None:
+        for read, _ in record.reads:
+            readers = self._readers.get(read)
+            if readers is not None:
+                readers.discard(key)
+                if not readers:
+                    del self._readers[read]
+
+    # -- on disk --------------------------------------------------------------
+    def save(self, path: Path, stamp: str, encode: Callable[[Key, Any], Any] | None = None) -> None:
+        """Write the memo atomically; values only where `encode` gives one (ABSENT: not saved)."""
+        rows = []
+        for key, record in self.records.items():
+            value = ABSENT if encode is None or record.value is ABSENT else encode(key, record.value)
+            row = [key[0], key[1], record.fingerprint, [[r[0], r[1], seen] for r, seen in record.reads]]
+            if value is not ABSENT:
+                row.append(value)
+            rows.append(row)
+        write_atomic(path, msgspec.msgpack.encode({"stamp": stamp, "records": rows}))
+
+    @classmethod
+    def load(cls, path: Path, stamp: str, decode: Callable[[Key, Any], Any] | None = None) -> Memo:
+        """The memo saved under `stamp`, else an empty one (no file, another stamp, or damaged)."""
+        memo = cls()
+        try:
+            saved = msgspec.msgpack.decode(path.read_bytes())
+            if not isinstance(saved, dict) or saved.get("stamp") != stamp:
+                return memo
+            for row in saved["records"]:
+                key = (row[0], _hashable(row[1]))
+                reads = tuple(((r[0], _hashable(r[1])), r[2]) for r in row[3])
+                value = decode(key, row[4]) if len(row) > 4 and decode is not None else ABSENT
+                memo.put(key, Record(row[2], reads, value))
+        except (OSError, msgspec.DecodeError, LookupError, TypeError, ValueError):
+            return cls()
+        return memo
+
+
+def _hashable(argument: Any) -> Hashable:
+    """An argument as saved (msgpack gives lists) back as the tuple it was."""
+    if isinstance(argument, list):
+        return tuple(_hashable(a) for a in argument)
+    return argument  # type: ignore[no-any-return]
