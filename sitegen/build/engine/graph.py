@@ -43,6 +43,10 @@ class Step:
     fingerprint: Fingerprint
     keep: bool = True
     input: bool = False
+    # Given a changed result's old and new value, which of its readers it can have changed
+    # (None: all). A step that knows its own delta (the model's patch) spares the readers
+    # of what it left as it was, rather than each of 30,000 being run to find that out.
+    spread: Callable[[Any, Any], Callable[[Key], bool] | None] | None = None
 
 
 @dataclass
@@ -57,11 +61,24 @@ class Update:
 class Context:
     """What a running step reads through: each read is recorded with the fingerprint seen."""
 
-    __slots__ = ("_engine", "_level", "reads")
+    __slots__ = ("_before", "_engine", "_level", "moved", "previous", "reads", "undo")
 
-    def __init__(self, engine: Engine, level: int):
-        self._engine, self._level = engine, level
+    def __init__(self, engine: Engine, level: int, previous: Any, moved: frozenset[Key],
+                 before: tuple[tuple[Key, str], ...] = ()):
+        self._engine, self._level, self._before = engine, level, before
         self.reads: dict[Key, str] = {}
+        # The step's last result (ABSENT if none is kept) and what it read then that has since
+        # changed: a step may update its last result rather than start again (the model delta).
+        self.previous, self.moved = previous, moved
+        self.undo: list[Callable[[], object]] = []  # run if the update fails: a delta done in place is undone
+
+    def carry(self) -> None:
+        """Record again every read of the last run that has not moved: a step updating its previous
+        result reads only what moved, yet still depends on all the rest."""
+        moved = self.moved
+        for read, seen in self._before:
+            if read not in moved:
+                self.reads.setdefault(read, seen)
 
     def get(self, name: str, argument: Hashable = None) -> Any:
         """The result of step `name` for `argument`, recorded as read."""
@@ -83,6 +100,7 @@ class Engine:
         self.memo = memo if memo is not None else Memo()
         self._values: dict[Key, Any] = {}  # results this process made or was given, for keys whose step keeps none
         self._journal: dict[Key, Record | None] | None = None
+        self._undo: list[Callable[[], object]] | None = None
         self._update: Update | None = None
 
     def step(self, name: str) -> Step:
@@ -123,9 +141,14 @@ class Engine:
                     continue  # forgotten meanwhile
                 if not self.step(key[0]).input and self._verified(record):
                     continue  # what it read moved and came back, or was cut off below
-                if self._run(key).fingerprint == record.fingerprint:
+                new = self._run(key, record)
+                if new.fingerprint == record.fingerprint:
                     continue  # early cutoff: its readers saw this fingerprint
+                spread = self.step(key[0]).spread
+                reached = spread(record.value, new.value) if spread is not None else None
                 for reader in sorted(self.memo.readers_of(key), key=repr):
+                    if reached is not None and not reached(reader):
+                        continue  # left as it was by this change (its trace re-runs it if ever verified)
                     if reader not in queued:
                         queued.add(reader)
                         heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
@@ -168,10 +191,22 @@ class Engine:
                 return False
         return True
 
-    def _run(self, key: Key) -> Record:
+    def _run(self, key: Key, old: Record | None = None) -> Record:
         step = self.step(key[0])
-        context = Context(self, step.level)
-        value = step.run(context, key[1])
+        previous, moved = ABSENT, frozenset[Key]()
+        if old is not None:
+            records = self.memo.records
+            previous = old.value
+            moved = frozenset(r for r, seen in old.reads if (now := records.get(r)) is None or now.fingerprint != seen)
+        context = Context(self, step.level, previous, moved, old.reads if old is not None else ())
+        try:
+            value = step.run(context, key[1])
+        except BaseException:
+            for undo in reversed(context.undo):
+                undo()
+            raise
+        if self._undo is not None:
+            self._undo.extend(context.undo)
         record = Record(step.fingerprint(value), tuple(context.reads.items()), value if step.keep else ABSENT)
         old = self.memo.records.get(key)
         if self._journal is not None and key not in self._journal:
@@ -189,10 +224,12 @@ class Engine:
         """Run `work`; if it raises, put back every record it replaced."""
         if self._journal is not None:  # nested: the outer transaction answers for it
             return work()
-        self._journal = {}
+        self._journal, self._undo = {}, []
         try:
             return work()
         except BaseException:
+            for undo in reversed(self._undo):
+                undo()
             for key, record in self._journal.items():
                 self._values.pop(key, None)
                 if record is None:
@@ -201,4 +238,4 @@ class Engine:
                     self.memo.put(key, record)
             raise
         finally:
-            self._journal = None
+            self._journal = self._undo = None

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.build.engine.graph import Context, Engine, Step, StepError
-from sitegen.build.engine.memo import Memo
+from sitegen.build.engine.memo import ABSENT, Memo
 
 
 def fp(value: Any) -> str:
@@ -172,3 +172,53 @@ def test_any_edit_sequence_gives_what_a_fresh_engine_gives(start: dict[str, int]
             assert engine.get(*key) == fresh.get(*key)
         for key, record in fresh.memo.records.items():  # every memo the wanted keys reach is current
             assert engine.memo.records[key].fingerprint == record.fingerprint
+
+
+def test_a_step_may_update_its_last_result_and_spare_readers_it_left_alone() -> None:
+    """The model delta's shape: a table step patched from its previous value, readers of untouched rows spared."""
+    cells = {"a": 1, "b": 2}
+    runs: list[Any] = []
+    undone: list[str] = []
+
+    def cell(ctx: Context, name: str) -> int:
+        return cells[name]
+
+    def table(ctx: Context, arg: None) -> dict[str, int]:
+        moved = {k[1] for k in ctx.moved}
+        runs.append(("table", frozenset(moved)))
+        if ctx.previous is not ABSENT:
+            ctx.undo.append(lambda: undone.append("table"))
+            ctx.carry()
+            return {**ctx.previous, **{n: int(ctx.get("cell", n)) * 10 for n in moved}, "_moved": sorted(moved)}
+        return {n: int(ctx.get("cell", n)) * 10 for n in sorted(cells)}
+
+    def row(ctx: Context, name: str) -> int:
+        runs.append(("row", name))
+        return int(ctx.get("table")[name])
+
+    def spread(old: Any, new: Any) -> Any:
+        return lambda reader: reader[0] != "row" or reader[1] in new.get("_moved", ())
+
+    def reread(ctx: Context, arg: None) -> dict[str, int]:
+        table_ = dict(ctx.get("table"))
+        for n in sorted(cells):
+            ctx.get("cell", n)
+        if table_.get("a") == 50:
+            raise ValueError("no fifty")
+        return table_
+
+    steps = [Step("cell", 0, cell, fp, input=True), Step("table", 1, table, fp, spread=spread),
+             Step("row", 2, row, fp), Step("check", 3, reread, fp)]
+    engine = Engine(steps)
+    assert (engine.get("row", "a"), engine.get("row", "b")) == (10, 20)
+    runs.clear()
+    cells["b"] = 3
+    engine.update([("cell", "b")])
+    assert runs == [("table", frozenset({"b"})), ("row", "b")]
+    assert engine.get("row", "b") == 30
+    engine.get("check")
+    cells["a"] = 5
+    with pytest.raises(ValueError, match="no fifty"):
+        engine.update([("cell", "a")])
+    assert undone == ["table"]
+    assert engine.get("row", "a") == 10
