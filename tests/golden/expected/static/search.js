@@ -3,13 +3,16 @@
  * The index is the Pagefind bundle that `sitegen build` writes to <site>/pagefind/; its address comes from the
  * page (data-bundle="{{ root }}pagefind/", relative), so the page works under a sub-path and without network.
  * State lives in the URL (?q=&tag=&author=&year=&category=&sort=), so every result list can be linked.
- * Excerpts are untrusted: they are rebuilt as text nodes, and only Pagefind's <mark> highlights become elements.
+ * Excerpts are untrusted: they are cut from the result's text (search-text.js) and shown as text nodes, with <mark>
+ * elements round the matched words. The query box has the focus when the page opens with a query (the header's
+ * box sends one), so the arrow keys reach the results at once.
  */
 (function () {
   "use strict";
 
   var mount = document.getElementById("search");
-  if (!mount || !window.URL || !window.history) return;
+  var text = window.SitegenSearchText;
+  if (!mount || !text || !window.URL || !window.history) return;
 
   var FACETS = [
     { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
@@ -24,6 +27,9 @@
   ];
   var PAGE_SIZE = 20;
   var DEBOUNCE_MS = 160;
+  var EXCERPT_WORDS = 28;
+  // On phones the filters fold into a disclosure, so the results start on the first screen (search.css agrees).
+  var PHONE = window.matchMedia("(max-width: 600px)");
 
   var bundle = new URL(mount.getAttribute("data-bundle") || "../pagefind/", document.baseURI);
   var siteRoot = new URL("../", bundle);
@@ -34,6 +40,7 @@
   var generation = 0; // bumps with every search; late answers of older searches are dropped
   var timer = 0;
   var pending = []; // results not yet rendered ("Show more")
+  var words = null; // a promise of the suggestion vocabulary, fetched the first time a query finds nothing
 
   // ---- DOM helpers ---------------------------------------------------------------------------------------------
   function el(tag, attrs, children) {
@@ -50,47 +57,16 @@
     return node;
   }
 
-  var ENTITIES = { amp: "&", lt: "<", gt: ">", quot: "\"", apos: "'", nbsp: "\u00a0" };
-  function decodeEntities(text) {
-    return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, function (whole, name) {
-      if (name.charAt(0) === "#") {
-        var code = name.charAt(1).toLowerCase() === "x" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-      }
-      var known = ENTITIES[name.toLowerCase()];
-      return known === undefined ? whole : known;
-    });
-  }
-
-  // Pagefind's excerpt is HTML: entity-encoded text with <mark> around matches. Nothing of it is parsed as HTML
-  // here: text becomes text nodes, <mark>/</mark> become <mark> elements, and any other markup stays visible text.
-  function excerptNodes(excerpt) {
-    var fragment = document.createDocumentFragment();
-    var parts = String(excerpt || "").split(/(<\/?mark>)/i);
-    var target = fragment;
-    parts.forEach(function (part) {
-      if (/^<mark>$/i.test(part)) {
-        if (target === fragment) { target = document.createElement("mark"); fragment.appendChild(target); }
-      } else if (/^<\/mark>$/i.test(part)) {
-        target = fragment;
-      } else if (part) {
-        target.appendChild(document.createTextNode(decodeEntities(part)));
-      }
-    });
-    return fragment;
-  }
-
-  // "cut-start"/"cut-end" (shown as an ellipsis) when the excerpt begins or ends inside the page's text.
-  function excerptClass(data) {
-    var plain = decodeEntities(String(data.excerpt || "").replace(/<\/?mark>/gi, "")).trim();
-    var content = String(data.content || "").trim();
+  // The excerpt as a paragraph of text nodes and <mark> elements (see search-text.js); null when there is none.
+  function excerptParagraph(data) {
+    var cut = text.excerpt(data, EXCERPT_WORDS);
+    if (!cut || !cut.parts.length) return null;
     var names = ["result-excerpt"];
-    if (plain && content) {
-      var n = Math.min(24, plain.length);
-      if (content.slice(0, n) !== plain.slice(0, n)) names.push("cut-start");
-      if (content.slice(-n) !== plain.slice(-n)) names.push("cut-end");
-    }
-    return names.join(" ");
+    if (cut.cutStart) names.push("cut-start");
+    if (cut.cutEnd) names.push("cut-end");
+    return el("p", { class: names.join(" ") }, cut.parts.map(function (part) {
+      return part.mark ? el("mark", { text: part.text }) : document.createTextNode(part.text);
+    }));
   }
 
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
@@ -127,9 +103,13 @@
     el("label", { for: "search-sort", text: "Sort by" }), sortSelect
   ]);
   var legend = el("legend", { class: "visually-hidden", text: "Filter and sort the results" });
-  var controls = el("div", { class: "search-controls" }, [
+  var activeCount = el("span", { class: "search-controls-count" });
+  var controls = el("details", { class: "search-controls" }, [
+    el("summary", {}, ["Filter and sort", activeCount]),
     el("fieldset", { class: "search-filters" }, [legend].concat(facetControls, [sortField]))
   ]);
+  controls.open = !PHONE.matches;
+  PHONE.addEventListener("change", function () { controls.open = !PHONE.matches; });
   var status = el("p", { id: "search-status", class: "search-status", role: "status", "aria-live": "polite" });
   var summary = el("div", { class: "search-summary" }, [status, clearButton]);
   var list = el("ol", { id: "search-results", class: "search-results", "aria-label": "Search results" });
@@ -137,6 +117,11 @@
 
   mount.textContent = "";
   [form, controls, summary, list, more].forEach(function (node) { mount.appendChild(node); });
+  // Arriving with a query (from the header's box, or a link): the box has the focus, the caret after the query.
+  if (input.value) {
+    input.focus();
+    input.setSelectionRange(input.value.length, input.value.length);
+  }
 
   function selectedFilters() {
     var filters = {};
@@ -191,7 +176,9 @@
                                                  : response.filters && response.filters[facet.key];
       fillSelect(facet, counts || totals[facet.key] || {});
     });
+    var active = Object.keys(filters).length + (sortSelect.value ? 1 : 0);
     clearButton.hidden = Object.keys(filters).length === 0;
+    activeCount.textContent = active ? " (" + active + " active)" : "";
   }
 
   function describe(count, q, filters) {
@@ -210,16 +197,14 @@
     var link = el("a", { href: data.url, class: "result-link", tabindex: position === 0 ? "0" : "-1",
                          text: meta.title || data.url });
     var facts = [];
-    if (meta.date) facts.push(el("span", { text: meta.date }));
+    if (meta.date) facts.push(el("span", { class: "result-date", text: meta.date }));
     if (filters.category && filters.category.length) facts.push(el("span", { text: filters.category.join(", ") }));
-    if (filters.author && filters.author.length) {
-      var names = filters.author.slice(0, 3).join(", ") + (filters.author.length > 3 ? " et al." : "");
-      facts.push(el("span", { text: names }));
-    }
+    var authors = text.authorsLine(meta.authors);
+    if (authors) facts.push(el("span", { class: "result-authors", text: authors }));
     var item = el("li", { class: "result" }, [
       el("h2", { class: "result-title" }, [link]),
       facts.length ? el("p", { class: "result-meta" }, facts) : null,
-      el("p", { class: excerptClass(data) }, [excerptNodes(data.excerpt)])
+      excerptParagraph(data)
     ]);
     if (filters.tag && filters.tag.length) {
       item.appendChild(el("ul", { class: "result-tags", "aria-label": "Tags" }, filters.tag.map(function (t) {
@@ -255,45 +240,98 @@
     });
   }
 
-  function idle() {
+  var SHORT = "Type at least " + text.MIN_TERM + " letters to search.";
+
+  function idle(short) {
     generation++;
     list.textContent = "";
     pending = [];
     more.hidden = true;
-    status.textContent = "Type to search the reading list, or pick a filter to list its papers.";
+    status.textContent = short ? SHORT : "Type to search the reading list, or pick a filter to list its papers.";
     fillSelects(null);
     setState("idle");
+  }
+
+  // The results, or none when they only match a 1- or 2-letter start Pagefind fell back to for a word it lacks:
+  // that fallback is the same for every result, so the first one tells.
+  function genuine(results, q) {
+    if (!q || !results.length) return Promise.resolve(results);
+    return results[0].data().then(function (data) { return text.matchesTerms(data, q) ? results : []; });
+  }
+
+  function vocabulary() {
+    if (!words) {
+      words = fetch(new URL("sitegen-words.json", bundle).href)
+        .then(function (response) { return response.ok ? response.json() : {}; })
+        .then(function (data) { return text.vocabulary(Object.keys(totals.tag || {}), data.words || []); })
+        .catch(function () { return []; });
+    }
+    return words;
+  }
+
+  // "Did you mean": the nearest title words and tags, offered only when they find papers with the same filters.
+  function suggestion(q, filters) {
+    return vocabulary().then(function (known) {
+      var guess = text.suggest(q, known);
+      if (!guess) return null;
+      return pagefind.search(guess, { filters: filters }).then(function (response) {
+        return genuine(response.results, guess);
+      }).then(function (results) { return results.length ? guess : null; });
+    });
+  }
+
+  function offer(guess) {
+    var next = new URLSearchParams(params);
+    next.set("q", guess);
+    var link = el("a", { href: "?" + next.toString(), class: "search-suggestion", text: guess });
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      input.value = guess;
+      search();
+      input.focus();
+    });
+    status.appendChild(document.createTextNode(" Did you mean "));
+    status.appendChild(link);
+    status.appendChild(document.createTextNode("?"));
   }
 
   function search() {
     clearTimeout(timer);
     writeUrl();
     if (!pagefind) return Promise.resolve();
-    var q = input.value.trim();
+    var typed = input.value.trim();
+    var short = Boolean(typed) && text.tooShort(typed);
+    var q = short ? "" : typed;
     var filters = selectedFilters();
-    if (!q && Object.keys(filters).length === 0) { idle(); return Promise.resolve(); }
+    if (!q && Object.keys(filters).length === 0) { idle(short); return Promise.resolve(); }
     var mine = ++generation;
     setState("searching");
     var sort = currentSort().sort;
     var searches = [pagefind.search(q || null, { filters: filters })];
     // A date sort leaves out pages without a date; those come after the dated ones.
     if (sort) searches.push(pagefind.search(q || null, { filters: filters, sort: sort }));
+    var response = null;
     return Promise.all(searches).then(function (answers) {
-      if (mine !== generation) return;
-      var response = answers[0];
+      response = answers[0];
       var results = response.results;
       if (sort) {
         var seen = {};
         answers[1].results.forEach(function (r) { seen[r.id] = true; });
         results = answers[1].results.concat(results.filter(function (r) { return !seen[r.id]; }));
       }
+      return genuine(results, q);
+    }).then(function (results) {
+      if (mine !== generation) return;
+      if (!results.length) response = { filters: {}, totalFilters: {} };
       pending = results.slice();
-      return renderNext(mine, true).then(function (current) {
-        if (!current) return;
-        fillSelects(response);
-        status.textContent = describe(results.length, q, filters);
-        setState("done");
-      });
+      return Promise.all([renderNext(mine, true), results.length || !q ? null : suggestion(q, filters)])
+        .then(function (done) {
+          if (!done[0] || mine !== generation) return;
+          fillSelects(response);
+          status.textContent = describe(results.length, q, filters) + (short ? " " + SHORT : "");
+          if (done[1]) offer(done[1]);
+          setState("done");
+        });
     }).catch(function (error) {
       if (mine !== generation) return;
       status.textContent = "The search failed (" + (error && error.message ? error.message : "unknown error") +
@@ -305,8 +343,9 @@
   function schedule() {
     clearTimeout(timer);
     writeUrl();
+    var typed = input.value.trim();
     if (pagefind) setState("searching");
-    if (pagefind && input.value.trim()) pagefind.preload(input.value.trim(), { filters: selectedFilters() });
+    if (pagefind && typed && !text.tooShort(typed)) pagefind.preload(typed, { filters: selectedFilters() });
     timer = setTimeout(search, DEBOUNCE_MS);
   }
 
