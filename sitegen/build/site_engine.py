@@ -1,0 +1,155 @@
+"""The site on the engine: one entry point for a build, a rebuild and the preview.
+
+`SiteEngine.build()` is an update over an empty memo, staged and swapped in whole;
+`SiteEngine.update(changed)` names the changed files' inputs to the engine, which
+re-runs what read them and stops where a result comes out unchanged; the pages that
+ran and whose bytes differ from what the output holds are renamed in together, and the
+pages no longer in the plan are removed. Policies differ only in their settings (asset
+versions, template watching, durable writes), never in how a page is made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..common.digest import of as output_digest
+from ..common.errors import Diagnostic, relpath
+from ..common.fsutil import StagedFiles
+from ..content.cache import EntryCache
+from ..model.routes import STATIC_PREFIX
+from ..publish.writer import journal_for, staged
+from .engine.graph import Engine, Update
+from .engine.memo import Key
+from .steps.outputs import GONE, Outputs, PageKey
+from .steps.sources import Loaded, Sources, input_keys
+from .steps.structure import Built, Structure
+
+# Inputs that any change of settings or theme folders may have moved (which theme, which files it has)
+THEME_INPUTS = ("template_file", "template_names", "static")
+
+
+@dataclass
+class EngineChange:
+    """What an update did to the output."""
+
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    rendered: int = 0
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+
+class SiteEngine:
+    """A site's memo and the output folder it keeps up to date."""
+
+    def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
+                 asset_versions: bool = True, watch_templates: bool = False, durable: bool = True):
+        self.root, self.output, self.durable = root.absolute(), output, durable
+        cache = EntryCache(self.root)
+        sources = Sources(self.root, base_url, drafts, cache, watch_templates, asset_versions)
+        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + Outputs(self.root).steps())
+        self.hashes: dict[str, str] = {}  # output path -> digest of what it holds, as this engine wrote it
+        self.plan: dict[str, PageKey] = {}
+        self.static: dict[str, Path] = {}
+
+    # -- the whole site -------------------------------------------------------------
+    def build(self) -> EngineChange:
+        """Render every output into a staging folder and swap it in for the output."""
+        change = EngineChange()
+        plan = {row[0]: row for row in self.engine.get("plan")}
+        static: dict[str, Path] = self.engine.get("static")
+        with staged(self.output) as stage:
+            for out, key in plan.items():
+                stage.write(out, self.engine.get("page", key))
+            for name, path in static.items():
+                stage.copy(f"{STATIC_PREFIX}{name}", path)
+        change.rendered = len(plan)
+        change.written = sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha)
+        change.removed = sorted(set(self.hashes) - set(stage.digests))
+        change.warnings = self._warnings(None)
+        self.hashes, self.plan, self.static = dict(stage.digests), plan, static
+        return change
+
+    # -- after edits --------------------------------------------------------------
+    def update(self, changed: Iterable[Path]) -> EngineChange:
+        """Bring the output up to date after these files changed (created, edited or deleted)."""
+        keys: set[Key] = set()
+        for path in changed:
+            full = path if path.is_absolute() else self.root / path
+            if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
+                continue
+            found = input_keys(self.root, full)
+            keys.update(found)
+            rel = full.relative_to(self.root).parts
+            if rel == ("site.yaml",) or (rel[:1] == ("themes",) and len(rel) <= 3):
+                keys.update(k for k in self.engine.memo.records if k[0] in THEME_INPUTS)
+        keys = {k for k in keys if k in self.engine.memo.records}
+        if not keys:
+            return EngineChange()
+        environment = self.engine.memo.records.get(("environment", None))
+        if environment is not None and any(k[0] == "template_file" for k in keys):
+            environment.value.cache.clear()  # compiled before the edit; each template read is recorded
+        update = self.engine.update(sorted(keys, key=repr))
+        plan = {row[0]: row for row in self.engine.get("plan")}
+        static: dict[str, Path] = self.engine.get("static")
+        fresh: dict[str, bytes] = {key[1][0]: data for key, data in update.values.items()  # type: ignore[index]
+                                   if key[0] == "page"}
+        added = [key for out, key in plan.items() if out not in self.plan]
+        for key in added:  # pages new to the plan: rendered now (nothing read them before)
+            fresh[key[0]] = self.engine.get("page", key)
+        gone = set(self.plan) - set(plan)
+        self.engine.forget(("page", self.plan[out]) for out in gone)
+        return self._write(fresh, gone, plan, static, update)
+
+    def _write(self, fresh: dict[str, bytes], gone: set[str], plan: dict[str, PageKey], static: dict[str, Path],
+               update: Update) -> EngineChange:
+        """Rename in the pages whose bytes changed and the static files, remove what left the plan."""
+        change = EngineChange(rendered=len(fresh))
+        files = StagedFiles(self.durable, "", journal_for(self.output) if self.durable else None)
+        digests: dict[str, str] = {}
+        outgoing = {out: data for out, data in fresh.items() if out in plan and data is not GONE}
+        if static is not self.static:
+            outgoing |= {f"{STATIC_PREFIX}{name}": path.read_bytes() for name, path in static.items()}
+            gone |= {f"{STATIC_PREFIX}{name}" for name in set(self.static) - set(static)}
+        for out, data in sorted(outgoing.items()):
+            digest = output_digest(data)
+            if self.hashes.get(out) == digest and (self.output / out).exists():
+                continue
+            (self.output / out).parent.mkdir(parents=True, exist_ok=True)
+            files.add(self.output / out, data)
+            digests[out] = digest
+        files.commit(self.output / out for out in sorted(gone))
+        for out in sorted(gone):
+            self.hashes.pop(out, None)
+            _prune_empty(self.output / out, self.output)
+        self.hashes.update(digests)
+        self.plan, self.static = plan, static
+        change.written, change.removed = sorted(digests), sorted(gone)
+        change.warnings = self._warnings(update)
+        return change
+
+    def _warnings(self, update: Update | None) -> list[Diagnostic]:
+        """Warnings of the entries and model this update (or the first build) read anew."""
+        values = update.values if update is not None else {
+            key: record.value for key, record in self.engine.memo.records.items()}
+        found: list[Diagnostic] = []
+        for (name, _), value in sorted(values.items(), key=lambda kv: repr(kv[0])):
+            if name in ("entry", "profile") and isinstance(value, Loaded) and value.value is not None:
+                found += value.problems
+            elif name == "site" and isinstance(value, Built):
+                found += value.warnings
+        return found
+
+    def shown(self, path: Path) -> str:
+        return relpath(path, self.root)
+
+
+def _prune_empty(path: Path, stop: Path) -> None:
+    parent = path.parent
+    while parent != stop and parent.is_relative_to(stop):
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent

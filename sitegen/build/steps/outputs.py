@@ -1,0 +1,178 @@
+"""Output steps: list items, feed entries, citation pieces and pages, each recording what it reads.
+
+A page is rendered by the theme's own renderer, given a site whose every attribute is a
+read through the engine (`RecordedSite`): what the page showed is what it depends on,
+and nothing lists that by hand. List items, feed entries and citation pieces are steps
+of their own, so an edit that leaves a paper's item as it was (a notes edit) stops
+there, and pages that list the paper are not rendered again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from ...common.digest import of as digest_of
+from ...model import routes
+from ...model.model import Paper
+from ...model.routes import PageSpec
+from ...render.outputs import citations, data
+from ...render.render import Renderer
+from ..engine.graph import Context, Step
+
+PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
+GONE = b"\x00gone"  # what a page of a paper, author, tag or year no longer in the site renders to
+PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "ris": citations.ris_entry,
+                                                  "csl": citations.csl_line, "records": data.paper_line}
+# The part of the site a kind of page belongs to: its page exists while that part does
+OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json": "paper", "author": "author",
+         "author-feed": "author", "author-bib": "author", "tag": "tag", "tag-feed": "tag", "tag-bib": "tag",
+         "category": "category", "year": "year"}
+
+
+class _Recorded(Mapping[str, Any]):
+    """A mapping of the site (papers, authors, tags by slug) whose every lookup is a recorded read."""
+
+    def __init__(self, ctx: Context, step: str):
+        self._ctx, self._step = ctx, step
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._ctx.get(self._step, key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def get(self, key: str, default: Any = None) -> Any:
+        value = self._ctx.get(self._step, key)
+        return default if value is None else value
+
+    def __iter__(self) -> Iterator[str]:
+        order = self._ctx.get("order") if self._step == "paper" else ()
+        return iter(order)
+
+    def __len__(self) -> int:
+        return len(self._ctx.get("order")) if self._step == "paper" else 0
+
+
+class RecordedSite:
+    """What a template and the page builders see as `site`, each attribute read through the engine."""
+
+    def __init__(self, ctx: Context):
+        self._ctx = ctx
+        self.papers = _Recorded(ctx, "paper")
+        self.author_index = _Recorded(ctx, "author")
+        self.tag_index = _Recorded(ctx, "tag")
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("config",):
+            return self._ctx.get("config")
+        if name in ("order", "recent", "pages", "authors", "tags", "categories", "years"):
+            return self._ctx.get(name)
+        raise AttributeError(name)
+
+
+class _Pieces(dict[str, str]):
+    """A renderer's per-paper citation cache whose entries are the engine's `piece` steps."""
+
+    def __init__(self, ctx: Context, store: str):
+        super().__init__()
+        self._ctx, self._store = ctx, store
+
+    def get(self, slug: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self._ctx.get("piece", (self._store, slug))
+
+    def __getitem__(self, slug: str) -> str:
+        return str(self._ctx.get("piece", (self._store, slug)))
+
+    def __contains__(self, slug: object) -> bool:
+        return True
+
+
+class EngineRenderer(Renderer):
+    """The theme's renderer over a recorded site: items, entries and pieces come from their steps."""
+
+    def __init__(self, ctx: Context, root: Path):
+        super().__init__(RecordedSite(ctx), ctx.get("environment"), root, ctx.get("assets"))  # type: ignore[arg-type]
+        self._ctx = ctx
+        self._bib, self._ris = _Pieces(ctx, "bib"), _Pieces(ctx, "ris")
+        self._csl, self._records = _Pieces(ctx, "csl"), _Pieces(ctx, "records")
+
+    def item(self, slug: str, root: str, level: int = 3) -> Markup:
+        return Markup(self._ctx.get("item", (slug, root, level)))
+
+    def feed_entry(self, paper: Paper, full_text: bool) -> Markup:
+        return Markup(self._ctx.get("feed_entry", (paper.slug, full_text)))
+
+    def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
+        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self._bib).encode()
+
+    def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
+                suffix: bytes, empty: bytes) -> bytearray:
+        order = self.site.order
+        if not order:
+            return bytearray(empty)
+        get = self._ctx.get
+        return bytearray(prefix + separator.join(get("piece", (store, slug)).encode() for slug in order) + suffix)
+
+
+class Outputs:
+    """The steps that render: items, feed entries, citation pieces, pages."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def steps(self) -> list[Step]:
+        return [
+            Step("item", 5, self.item, str),
+            Step("feed_entry", 5, self.feed_entry, str),
+            Step("piece", 5, self.piece, lambda text: digest_of(text.encode())),
+            Step("page", 6, self.page, lambda data: digest_of(data), keep=False),
+        ]
+
+    # A paper's item, entry or piece is asked for only while the paper is in the site; once it
+    # is gone, the step runs once more (it read the paper) and gives nothing, read by no one.
+    def item(self, ctx: Context, key: tuple[str, str, int]) -> str:
+        if ctx.get("paper", key[0]) is None:
+            return ""
+        ctx.get("template", "partials/item.html")
+        return str(Renderer.item(self._renderer(ctx), *key))
+
+    def feed_entry(self, ctx: Context, key: tuple[str, bool]) -> str:
+        paper = ctx.get("paper", key[0])
+        if paper is None:
+            return ""
+        ctx.get("template", "partials/feed-entry.xml")
+        return str(Renderer.feed_entry(self._renderer(ctx), paper, key[1]))
+
+    def piece(self, ctx: Context, key: tuple[str, str]) -> str:
+        store, slug = key
+        paper = ctx.get("paper", slug)
+        return "" if paper is None else PIECES[store](paper, ctx.get("config"))
+
+    def page(self, ctx: Context, key: PageKey) -> bytes:
+        output, kind, part_key, template = key
+        owner = OWNER.get(kind)
+        if owner is not None and ctx.get(owner, part_key) is None:
+            return GONE
+        if kind == "home" and int(part_key) > ctx.get("pages"):
+            return GONE
+        if template:
+            ctx.get("template", template)
+        renderer = self._renderer(ctx)
+        spec = PageSpec(output, kind, part_key, template, shape=self._shape(ctx, kind))
+        return bytes(renderer.render(spec))
+
+    def _renderer(self, ctx: Context) -> EngineRenderer:
+        return EngineRenderer(ctx, self.root)
+
+    def _shape(self, ctx: Context, kind: str) -> tuple[Any, ...]:
+        """The two kinds whose pages take data from their spec: the recent page and the sitemap."""
+        if kind == "recent":
+            recent = ctx.get("recent")
+            return recent[: routes.RECENT_SIZE], len(recent), len(ctx.get("order"))
+        if kind == "sitemap":
+            return tuple(row[0] for row in ctx.get("plan") if row[0].endswith("index.html"))
+        return ()

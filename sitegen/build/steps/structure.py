@@ -1,0 +1,168 @@
+"""The model as steps: the site's structure, patched by the model delta, and one projection per part.
+
+`site` reads every entry's row (what the structure is made of, not the notes or the
+abstract), so a notes edit never reaches it. After a row edit it patches its previous
+model (`model_patch`) and tells the engine which papers, authors, tags, categories and
+years the patch touched (`spread`): the projections of the rest are not even run. The
+projections (`paper`, `author`, `tag`, ...) are what pages read, each with a fingerprint
+of what it shows, so a page re-renders only when something it showed changed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from ...common.errors import BuildFailed, Diagnostic, Report
+from ...content.loader import AuthorProfile, Content, Entry, _check_unique
+from ...model import model, routes
+from ...model.model import Author, Paper, Site, Tag
+from ...model.model_patch import SitePatch, patch_site
+from ...render.fragments import fingerprint as paper_fingerprint
+from ..engine.graph import Context, Step
+from ..engine.memo import ABSENT, Key
+from .sources import Loaded, digest
+
+
+@dataclass(frozen=True)
+class Built:
+    """The model, how it was made (a patch, or None when built), the profiles it used, and its warnings."""
+
+    site: Site
+    patch: SitePatch | None
+    profiles: tuple[AuthorProfile, ...]
+    warnings: tuple[Diagnostic, ...]
+    stamp: str  # a fresh fingerprint per model: its readers are narrowed by `spread`, not by equality
+
+
+class Structure:
+    """The `site` step and its projections."""
+
+    def __init__(self, root: Path, drafts: bool):
+        self.root, self.drafts = root, drafts
+
+    def steps(self) -> list[Step]:
+        def simple(name: str, make: Callable[[Site], Any], fp: Callable[[Any], str] = digest) -> Step:
+            return Step(name, 4, lambda ctx, arg: make(ctx.get("site").site), fp)
+
+        return [
+            Step("site", 3, self.site, lambda built: built.stamp, spread=_spread),
+            Step("paper", 4, self.paper, _paper_fingerprint),
+            Step("author", 4, self.author, _author_fingerprint),
+            Step("tag", 4, lambda ctx, slug: ctx.get("site").site.tag_index.get(slug), digest),
+            Step("category", 4, lambda ctx, slug: _category(ctx.get("site").site, slug), digest),
+            Step("year", 4, lambda ctx, slug: next((y for y in ctx.get("site").site.years if y.slug == slug), None),
+                 digest),
+            simple("order", lambda site: site.order),
+            simple("recent", lambda site: site.recent),
+            simple("pages", lambda site: site.pages, str),
+            simple("authors", lambda site: site.authors, _authors_fingerprint),
+            simple("tags", lambda site: site.tags),
+            simple("categories", lambda site: site.categories),
+            simple("years", lambda site: site.years),
+            Step("plan", 5, self.plan, digest),
+        ]
+
+    def site(self, ctx: Context, arg: None) -> Built:
+        config = ctx.get("config")
+        previous = ctx.previous
+        if previous is not ABSENT and ctx.moved and all(key[0] == "row" for key in ctx.moved):
+            patched = self._patched(ctx, previous)
+            if patched is not None:
+                return patched
+        report = Report()
+        entries: list[Entry] = []
+        for rel in ctx.get("folder", "content/papers"):
+            row: Loaded = ctx.get("row", rel)
+            if row.value is None:
+                report.extend(list(row.problems))
+            else:
+                entries.append(row.value)
+        profiles: list[AuthorProfile] = []
+        for rel in ctx.get("folder", "content/authors"):
+            loaded: Loaded = ctx.get("profile", rel)
+            report.extend(list(loaded.problems))
+            if loaded.value is not None:
+                profiles.append(loaded.value)
+        _check_unique(entries, report)
+        if report.has_errors:
+            raise BuildFailed(report.items)
+        site = model.build_site(config, Content(tuple(entries), tuple(profiles)), self.drafts, report=report,
+                                root=self.root)
+        return Built(site, None, tuple(profiles), tuple(report.items), uuid.uuid4().hex)
+
+    def _patched(self, ctx: Context, previous: Built) -> Built | None:
+        """The previous model patched with the moved rows, or None where a patch cannot be exact."""
+        fresh: dict[str, Entry] = {}
+        for key in ctx.moved:
+            entry: Entry | None = ctx.get("row", key[1]).value
+            old = previous.site.papers.get(entry.slug) if entry is not None else None
+            if entry is None or old is None or old.entry.source_path != entry.source_path or entry.slug in fresh:
+                return None  # an error, a paper new to the list or hidden, or a slug now shared
+            fresh[entry.slug] = entry
+        patch = patch_site(previous.site, fresh, previous.profiles, self.drafts)
+        if patch is None:
+            return None
+        if not patch.same_files:
+            patch.undo()
+            return None
+        ctx.undo.append(patch.undo)
+        ctx.carry()
+        return Built(patch.site, patch, previous.profiles, (), uuid.uuid4().hex)
+
+    def paper(self, ctx: Context, slug: str) -> Paper | None:
+        """The paper as the model places it, with its entry as it now reads (notes and all)."""
+        paper = ctx.get("site").site.papers.get(slug)
+        if paper is None:
+            return None
+        loaded: Loaded = ctx.get("entry", paper.entry.source_path)
+        entry = loaded.value
+        return paper if entry is None or entry is paper.entry else replace(paper, entry=entry)
+
+    def author(self, ctx: Context, slug: str) -> Author | None:
+        return ctx.get("site").site.author_index.get(slug)  # type: ignore[no-any-return]
+
+    def plan(self, ctx: Context, arg: None) -> tuple[tuple[str, str, str, str], ...]:
+        """Every output file: (output, kind, key, template); what each shows, its page records when rendered."""
+        site: Site = ctx.get("site").site
+        return tuple((s.output, s.kind, s.key, s.template) for s in routes.plan(site))
+
+
+def _category(site: Site, slug: str) -> Tag | None:
+    return next((c for c in site.categories if c.slug == slug), None)
+
+
+def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
+    """Which readers a patched model can have changed: the parts the patch touched, and every whole-site view."""
+    patch = new.patch
+    if patch is None:
+        return None
+    categories = {c.slug for c in new.site.categories if c.name in patch.categories}
+    parts: dict[str, set[str]] = {"paper": patch.papers, "author": patch.authors, "tag": patch.tags,
+                                  "category": categories, "year": patch.years}
+
+    def reached(reader: Key) -> bool:
+        touched = parts.get(reader[0])
+        return touched is None or reader[1] in touched
+
+    return reached
+
+
+def _paper_fingerprint(paper: Paper | None) -> str:
+    if paper is None:
+        return "-"
+    return f"{paper_fingerprint(paper)}:{paper.newer}:{paper.older}"
+
+
+def _author_fingerprint(author: Author | None) -> str:
+    if author is None:
+        return "-"
+    return digest((repr(author), author.coauthors, author.topics, author.coauthor_total))
+
+
+def _authors_fingerprint(authors: tuple[Author, ...]) -> str:
+    return digest([repr(a) for a in authors])
+

@@ -1,0 +1,113 @@
+"""The site on the engine equals the old build, cold and after any sequence of edits.
+
+The old-equals-new contract for switching `build` and `serve` to the engine: the
+engine's output after random edits, additions, deletions, renames, settings, template
+and stylesheet changes is byte for byte what a clean build of the old pipeline writes.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sitegen.build.build import build
+from sitegen.build.site_engine import SiteEngine
+from sitegen.common.errors import SitegenError
+from sitegen.model import routes
+
+from ..site_factory import copy_site, tree_bytes
+from .test_incremental import OPS, PAPERS, apply
+
+ALL = 12
+
+
+@pytest.fixture(scope="module", autouse=True)
+def short_recent_page() -> Iterator[None]:
+    """Fewer papers on the recently-added page than on the site, so edits move papers on and off it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(routes, "RECENT_SIZE", PAPERS - 3)
+        yield
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return copy_site(tmp_path_factory.mktemp("pristine") / "site", papers=PAPERS)
+
+
+def _clean(root: Path, folder: Path) -> dict[str, bytes]:
+    build(root, folder, search=False, use_cache=False)
+    return tree_bytes(folder)
+
+
+def test_a_cold_engine_build_equals_the_old_build(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    engine = SiteEngine(root, tmp_path / "new")
+    change = engine.build()
+    assert change.rendered == len(engine.plan)
+    assert tree_bytes(tmp_path / "new") == _clean(root, tmp_path / "old")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, min_size=1, max_size=6))
+def test_any_edit_sequence_equals_a_clean_build(pristine: Path, ops: list[tuple[str, int, int]]) -> None:
+    work = Path(tempfile.mkdtemp(prefix="engine-"))
+    try:
+        root = work / "site"
+        shutil.copytree(pristine, root)
+        engine = SiteEngine(root, work / "engine")
+        engine.build()
+        for op in ops:
+            engine.update(apply(root, op))
+            assert tree_bytes(work / "engine") == _clean(root, work / "clean"), op
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_a_notes_edit_renders_only_its_paper_page(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    paper = sorted((root / "content/papers").glob("*.md"))[3]
+    paper.write_text(paper.read_text() + "\nA new thought.\n")
+    change = engine.update([paper])
+    assert change.written == [f"papers/{paper.stem}/index.html"]
+    pages = [k for k in engine.engine.memo.records if k[0] == "page"]
+    assert len(pages) == len(engine.plan)
+
+
+def test_a_title_edit_renders_only_the_pages_that_show_the_title(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    paper = sorted((root / "content/papers").glob("*.md"))[3]
+    apply(root, ("title", 3, 1))
+    change = engine.update([paper])
+    assert 0 < change.rendered < len(engine.plan) / 4
+    assert f"papers/{paper.stem}/index.html" in change.written
+    assert not [out for out in change.written if out.startswith("papers/") and paper.stem not in out
+                and out.endswith(("cite.bib", "cite.ris", "cite.json"))]  # other papers' citations show no title
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_a_failed_update_changes_nothing_and_the_next_one_catches_up(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    before = tree_bytes(tmp_path / "out")
+    records = dict(engine.engine.memo.records)
+    paper = sorted((root / "content/papers").glob("*.md"))[2]
+    good = paper.read_text()
+    paper.write_text(good.replace("title:", "title: [unclosed", 1))
+    with pytest.raises(SitegenError):
+        engine.update([paper])
+    assert tree_bytes(tmp_path / "out") == before
+    assert engine.engine.memo.records == records
+    paper.write_text(good.replace("title:", "title: Fixed —", 1))
+    engine.update([paper])
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
