@@ -115,7 +115,8 @@ def _read_shard(path: Path) -> _Lines:
     return _Lines(data, spans)
 
 
-FORMAT = 4  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5
+FORMAT = 5  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5;
+#            4: its MathML carried the TeX in an aria-label, and \textsc and \mathrm{d} came out wrong
 SUFFIX = ".jsonl"
 _HEADER_DECODER = msgspec.json.Decoder(_Header)
 # Entries decode straight into Entry objects, typed by its fields: dates from ISO strings,

@@ -37,6 +37,16 @@ MATHML_ATTRS = frozenset(
 # it: a pattern that starts with a literal is searched for with a fast scan, where one that starts
 # with a look-behind is tried at every position (4x slower over an abstract).
 INLINE_MATH = re.compile(r"\$(?<!\\\$)(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
+# Text-mode commands latex2mathml does not know, or converts to what no browser shows as TeX means it: small caps
+# and slanted text have no MathML variant (plain and italic text come closest), and a single letter in \mathrm
+# comes out as <mi>d</mi>, italic like any variable, where {\rm d} keeps the upright <mi mathvariant="normal">.
+TEX_REWRITES = (
+    (re.compile(r"\\textsc(?![A-Za-z])"), r"\\text"),
+    (re.compile(r"\\textsl(?![A-Za-z])"), r"\\textit"),
+    (re.compile(r"\\mathrm\s*\{\s*([A-Za-z])\s*\}"), r"{\\rm \1}"),
+)
+# latex2mathml copies \text{…} verbatim into <mtext>: its escaped specials would show their backslash
+TEXT_ESCAPES = re.compile(r"\\([$%&_#{}])")
 
 
 @lru_cache(maxsize=4096)
@@ -45,12 +55,17 @@ def math_to_html(tex: str, display: bool = False) -> str:
     from latex2mathml.converter import convert as latex_to_mathml  # 60 ms to import: only once math appears
 
     try:
-        root = ET.fromstring(latex_to_mathml(tex.strip(), display="block" if display else "inline"))
-        body = _serialize(root)
+        root = ET.fromstring(latex_to_mathml(_rewrite(tex.strip()), display="block" if display else "inline"))
+        return _serialize(root)
     except Exception:  # latex2mathml raises many kinds of errors on bad TeX
         return f'<code class="tex">{html.escape(tex)}</code>'
-    label = html.escape(tex.strip(), quote=True)
-    return body.replace("<math ", f'<math aria-label="{label}" ', 1)
+
+
+def _rewrite(tex: str) -> str:
+    """TeX that latex2mathml would get wrong, said in a way it gets right (see TEX_REWRITES)."""
+    for pattern, replacement in TEX_REWRITES:
+        tex = pattern.sub(replacement, tex)
+    return tex
 
 
 def _serialize(node: ET.Element) -> str:
@@ -59,7 +74,8 @@ def _serialize(node: ET.Element) -> str:
         raise ValueError(f"element {tag} not allowed in math")
     attrs = "".join(f' {k}="{html.escape(v, quote=True)}"' for k, v in sorted(node.attrib.items())
                     if k in MATHML_ATTRS)
-    inner = html.escape(node.text or "", quote=False)
+    text = TEXT_ESCAPES.sub(r"\1", node.text or "") if tag == "mtext" else node.text or ""
+    inner = html.escape(text, quote=False)
     for child in node:
         inner += _serialize(child) + html.escape(child.tail or "", quote=False)
     return f"<{tag}{attrs}>{inner}</{tag}>"
@@ -70,11 +86,16 @@ def text_with_math(text: str) -> str:
     out: list[str] = []
     last = 0
     for match in INLINE_MATH.finditer(text):
-        out.append(html.escape(text[last : match.start()], quote=False))
+        out.append(html.escape(unescape_dollars(text[last : match.start()]), quote=False))
         out.append(math_to_html(match.group(1)))
         last = match.end()
-    out.append(html.escape(text[last:], quote=False))
+    out.append(html.escape(unescape_dollars(text[last:]), quote=False))
     return "".join(out)
+
+
+def unescape_dollars(text: str) -> str:
+    """Text outside math with TeX's `\\$` (a dollar sign that opens no math) as the `$` it stands for."""
+    return text.replace("\\$", "$")
 
 
 def summary(text: str, limit: int = 280) -> str:

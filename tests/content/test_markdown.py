@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.content.markdown import INLINE_MATH, notes_to_html, plain_text, summary, text_with_math
+from sitegen.content.markdown import INLINE_MATH, math_to_html, notes_to_html, plain_text, summary, text_with_math
 
 from ..html_tools import parse_html
 
@@ -45,6 +46,47 @@ def test_abstract_math_and_summaries() -> None:
     cut = summary(long, limit=50)
     assert cut.endswith("…") and "$" not in cut and len(cut) < 60
     assert plain_text("# Title\n\nSome text.\n\n| a |\n|---|\n| b |\n") == "Title Some text. a b"
+
+
+# (TeX, the first token element it gives: tag, mathvariant, text). Browsers style the variants (the theme does it for
+# Chromium, see tests/test_math_browser.py); what must not happen is a command shown as TeX or a style lost.
+TEX_STYLES = [
+    (r"\textbf{Fast}", "mtext", "bold", "Fast"),
+    (r"\textit{approximate}", "mtext", "italic", "approximate"),
+    (r"\emph{not}", "mtext", "italic", "not"),
+    (r"\texttt{code}", "mtext", "monospace", "code"),
+    (r"\textsf{sans}", "mtext", "sans-serif", "sans"),
+    (r"\textrm{roman}", "mtext", None, "roman"),
+    (r"\text{if }x", "mtext", None, "if\xa0"),
+    (r"\textsc{Caps}", "mtext", None, "Caps"),  # latex2mathml knows no \textsc: <mi>\textsc</mi> before
+    (r"\textsl{lean}", "mtext", "italic", "lean"),  # nor \textsl
+    (r"\text{\$5 a \#1}", "mtext", None, "$5\xa0a\xa0#1"),  # copied into <mtext> with its backslashes before
+    (r"\mathrm{d}x", "mi", "normal", "d"),  # an italic <mi>d</mi> before: one letter of \mathrm lost its style
+    (r"\mathrm{softmax}", "mi", "normal", "s"),
+    (r"\mathit{xy}", "mi", "italic", "x"),
+    (r"\mathbf{xy}", "mi", "bold", "x"),
+    (r"\mathbf{W}", "mi", None, "𝐖"),
+    (r"\operatorname{softmax}(x)", "mo", None, "softmax"),
+]
+
+
+@pytest.mark.parametrize(("tex", "tag", "variant", "text"), TEX_STYLES)
+def test_tex_text_and_font_commands_become_styled_mathml(tex: str, tag: str, variant: str | None, text: str) -> None:
+    html = math_to_html(tex)
+    [math] = parse_html(f"<p>{html}</p>").iter(f"{MATHML}math")
+    token = next(el for el in math.iter() if el.tag.removeprefix(MATHML) in ("mi", "mo", "mn", "mtext"))
+    assert (token.tag.removeprefix(MATHML), token.get("mathvariant"), token.text) == (tag, variant, text)
+    assert "\\" not in "".join(math.itertext())
+
+
+def test_math_is_spoken_as_mathml_without_a_tex_label() -> None:
+    html = text_with_math(r"Cost $O(n^2)$ with $\textbf{F}$ast $\alpha$")
+    assert "aria-label" not in html and "\\" not in html
+    assert html.count("<math ") == 3
+
+
+def test_an_escaped_dollar_outside_math_is_a_dollar() -> None:
+    assert text_with_math(r"costs \$5 or $x$") == 'costs $5 or <math display="inline"><mrow><mi>x</mi></mrow></math>'
 
 
 # `$…$` as first written, with the look-behind ahead of the `$`: the pattern in use must find the same spans.
