@@ -11,10 +11,12 @@ import uuid
 from typing import Any
 
 from ..content.config import SiteConfig
+from ..content.mathtext import plain_text
 from ..model.model import Paper, Site
 from ..model.routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
 
 NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
+SUMMARY_SIZE = 280  # characters of the abstract in the entries of tag and author feeds, as in page lists
 
 
 def entry_id(paper: Paper) -> str:
@@ -32,9 +34,15 @@ def _updated(paper: Paper) -> dt.date:
 
 
 def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str, Any]:
-    """What the feed-entry partial sees: the same for every feed, so it is rendered once per paper."""
+    """What the feed-entry partial sees: the same for every feed, so it is rendered once per paper.
+
+    Title and summary are plain text: feed readers show TeX as written and drop or mangle MathML,
+    so `$O(n^2)$` goes as `O(n²)` (the page itself has the MathML).
+    """
+    e = paper.entry
     return {
         "item": {"paper": paper, "id": entry_id(paper), "url": config.absolute(paper.route),
+                 "title": plain_text(e.title), "summary": plain_text(e.abstract, None if full_text else SUMMARY_SIZE),
                  "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
                  "published": f"{paper.entry.date.isoformat()}T00:00:00Z" if paper.entry.date else None},
         "full_text": full_text,

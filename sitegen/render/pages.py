@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..content import categories
+from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
 from ..model.model import Author, Site, Tag
 from ..model.routes import PageSpec
@@ -58,7 +58,7 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
 
     return {
         "title": e.title,
-        "description": (e.abstract[:250] + "…") if len(e.abstract) > 250 else e.abstract,
+        "description": mathtext.plain_text(e.abstract, limit=250),  # no TeX where only text is shown
         "paper": paper,
         "newer": site.papers[paper.newer] if paper.newer else None,
         "older": site.papers[paper.older] if paper.older else None,

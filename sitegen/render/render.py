@@ -391,16 +391,19 @@ class Renderer:
 
     def json_ld(self, paper: Paper) -> Markup:
         """schema.org ScholarlyArticle for search engines."""
+        from ..content.mathtext import plain_text  # search engines read text: no TeX
+
         e = paper.entry
+        title = plain_text(e.title)
         data_: dict[str, Any] = {"@context": "https://schema.org", "@type": "ScholarlyArticle",
-                                 "headline": e.title[:110], "name": e.title,
+                                 "headline": title[:110], "name": title,
                                  "url": self.site.config.absolute(paper.route)}
         if e.authors:
             data_["author"] = [{"@type": "Person", "name": a} for a in e.authors]
         if e.date:
             data_["datePublished"] = e.date.isoformat()
         if e.abstract:
-            data_["abstract"] = e.abstract
+            data_["abstract"] = plain_text(e.abstract)
         if e.tags:
             data_["keywords"] = list(e.tags)
         data_.update(paper_links.schema_org(e))  # identifier and sameAs: the arXiv id and the DOI

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
+import feedparser
+
+from ..html_tools import meta_values, read_html
 from ..site_factory import tree_bytes
 from .regenerate import EXPECTED, build_golden
 
@@ -22,3 +27,17 @@ def test_golden_site_content_is_what_it_should_be() -> None:
     assert 'name="citation_arxiv_id" content="1810.04805"' in page
     assert not (EXPECTED / "papers/draft-paper").exists()
     assert (EXPECTED / "authors/lukasz-kaiser/index.html").is_file()
+
+
+def test_golden_site_says_its_math_as_text_where_only_text_goes() -> None:
+    """The abstract's $O(n^2)$, $\\textbf{B}$idirectional and $\\alpha$ reach descriptions, JSON-LD, feeds as text."""
+    page = read_html(EXPECTED / "papers/bert-pre-training/index.html")
+    [ld] = [s for s in page.iter("script") if s.get("type") == "application/ld+json"]
+    texts = [*meta_values(page, "description"), *meta_values(page, "og:description"),
+             json.loads(ld.text or "")["abstract"]]
+    feed = feedparser.parse((EXPECTED / "feed.xml").read_bytes())
+    texts += [text for entry in feed.entries for text in (entry.title, entry.summary)]
+    assert not [text for text in texts if "\\" in text or re.search(r"\$\S", text)]
+    assert sum("O(n²) attention cost < quadratic? No. Its Bidirectional encoder has one α" in t for t in texts) == 4
+    raw = (EXPECTED / "papers/bert-pre-training/index.html").read_text(encoding="utf-8")
+    assert "<math" in raw and not re.search(r"<math[^>]*aria-label", raw)  # MathML is spoken as it is

@@ -18,6 +18,7 @@ from sitegen.model.routes import TOPIC_FEED_SIZE
 from ..conftest import BuiltSite
 from ..html_tools import committed_entries, entry_date, listed_papers, read_html
 from ..site_factory import copy_site
+from .test_pages import FLURKA, TEX
 
 FEED_SIZE = 50
 
@@ -172,3 +173,14 @@ def test_control_characters_in_content_leave_every_feed_and_page_clean(tmp_path:
         if path.suffix in (".html", ".xml", ".json", ".bib", ".ris", ".txt"):
             text = path.read_bytes().decode("utf-8")
             assert not _CONTROL.search(text.replace("\r\n", "\n")), path.relative_to(output)
+
+
+def test_entry_titles_and_summaries_are_plain_text_without_tex(built_site: BuiltSite) -> None:
+    summaries = {}
+    for name in feeds(built_site.output):
+        for entry in parse(built_site.output, name).entries:
+            assert entry.summary_detail.type == "text/plain", name
+            assert not TEX.search(entry.title) and not TEX.search(entry.summary), f"{name}: {entry.link}"
+            summaries[_slug(entry.link)] = entry.summary
+    flurka = summaries[FLURKA]  # its abstract: FLuRKA ($\textbf{F}$ast $\textbf{L}$ow-$\textbf{R}$ank …
+    assert flurka.startswith("Many efficient approximate self-attention") and len(flurka) <= 281

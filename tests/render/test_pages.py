@@ -243,3 +243,23 @@ def test_every_paper_page_opens_with_links_to_the_paper_or_title_searches(built_
         assert searches == ([] if identified else [{"query": [title], "searchtype": ["title"]}, {"q": [title]},
                                                    {"q": [title]}]), slug
         assert not list(by_class(doc, "links", "ul")), f"{slug}: the old list of links is gone"
+
+
+FLURKA = "flurka-fast-and-accurate-unified-low-rank-kernel-attention"  # $\textbf{F}$ast $\textbf{L}$ow-…
+TEX = re.compile(r"\\[A-Za-z]|\$[^$\s][^$]*\$")  # a TeX command, or a `$…$` span
+
+
+def test_descriptions_and_json_ld_are_text_without_tex(built_site: BuiltSite) -> None:
+    doc = read_html(built_site.output / "papers" / FLURKA / "index.html")
+    [description] = meta_values(doc, "description")
+    assert description.startswith("Many efficient approximate self-attention techniques") and description.endswith("…")
+    assert meta_values(doc, "og:description") == [description]
+    [ld] = [s for s in doc.iter("script") if s.get("type") == "application/ld+json"]
+    assert "FLuRKA (Fast Low-Rank & KernelAttention)" in json.loads(ld.text or "")["abstract"]
+    for slug in committed_entries():
+        doc = read_html(built_site.output / "papers" / slug / "index.html")
+        [ld] = [s for s in doc.iter("script") if s.get("type") == "application/ld+json"]
+        data = json.loads(ld.text or "")
+        texts = [*meta_values(doc, "description"), *meta_values(doc, "og:description"), data["name"],
+                 data.get("abstract", "")]
+        assert not [t for t in texts if TEX.search(t)], slug
