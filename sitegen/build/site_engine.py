@@ -48,7 +48,8 @@ class SiteEngine:
         self.root, self.output, self.durable = root.absolute(), output, durable
         cache = EntryCache(self.root)
         sources = Sources(self.root, base_url, drafts, cache, watch_templates, asset_versions)
-        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + Outputs(self.root).steps())
+        self.outputs = Outputs(self.root)
+        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps())
         self.hashes: dict[str, str] = {}  # output path -> digest of what it holds, as this engine wrote it
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
@@ -90,6 +91,7 @@ class SiteEngine:
         environment = self.engine.memo.records.get(("environment", None))
         if environment is not None and any(k[0] == "template_file" for k in keys):
             environment.value.cache.clear()  # compiled before the edit; each template read is recorded
+            self.outputs.renderer.forget_templates()
         update = self.engine.update(sorted(keys, key=repr))
         plan = {row[0]: row for row in self.engine.get("plan")}
         static: dict[str, Path] = self.engine.get("static")

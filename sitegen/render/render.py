@@ -142,19 +142,20 @@ class Renderer:
         # The last build's whole-list files, by store, where a store's pieces came from (see FilePieces)
         self._from_file: dict[str, fragments.FilePieces] = {}
         self._kinds: dict[str, Callable[[PageSpec], Rendered]] = {
-            "cite-bib": lambda s: citations.bibtex([site.papers[s.key]], site.config, self._bib).encode(),
-            "cite-ris": lambda s: citations.ris([site.papers[s.key]], site.config, self._ris).encode(),
-            "cite-json": lambda s: citations.csl_json([site.papers[s.key]], site.config).encode(),
-            "author-bib": lambda s: self._bibliography(site.author_index[s.key].papers),
-            "tag-bib": lambda s: self._bibliography(site.tag_index[s.key].papers),
+            "cite-bib": lambda s: citations.bibtex([self.site.papers[s.key]], self.site.config, self._bib).encode(),
+            "cite-ris": lambda s: citations.ris([self.site.papers[s.key]], self.site.config, self._ris).encode(),
+            "cite-json": lambda s: citations.csl_json([self.site.papers[s.key]], self.site.config).encode(),
+            "author-bib": lambda s: self._bibliography(self.site.author_index[s.key].papers),
+            "tag-bib": lambda s: self._bibliography(self.site.tag_index[s.key].papers),
             "reading-list-bib": lambda s: self._joined("bib", citations.bib_entry, b"", b"\n", b"", b""),
             "reading-list-ris": lambda s: self._joined("ris", citations.ris_entry, b"", b"", b"", b""),
             "reading-list-json": lambda s: self._joined("csl", citations.csl_line, b"[\n", b",\n", b"\n]\n",
                                                         b"[]\n"),
             "papers-json": lambda s: self._joined("records", data.paper_line, b"[\n", b",\n", b"\n]\n", b"[]\n"),
-            "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {site.config.absolute('sitemap.xml')}\n".encode(),
+            "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {self.site.config.absolute('sitemap.xml')}\n"
+            .encode(),
             "nojekyll": lambda s: b"",
-            "cname": lambda s: f"{site.config.domain}\n".encode(),
+            "cname": lambda s: f"{self.site.config.domain}\n".encode(),
         }
 
     def caches(self) -> dict[str, dict[Any, Any]]:

@@ -10,6 +10,7 @@ there, and pages that list the paper are not rendered again.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +34,17 @@ OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json"
          "category": "category", "year": "year"}
 
 
-class _Recorded(Mapping[str, Any]):
+class _Bound:
+    """Something that reads through the context of the step now running (see EngineRenderer.bound)."""
+
+    _ctx: Context
+
+
+class _Recorded(_Bound, Mapping[str, Any]):
     """A mapping of the site (papers, authors, tags by slug) whose every lookup is a recorded read."""
 
-    def __init__(self, ctx: Context, step: str):
-        self._ctx, self._step = ctx, step
+    def __init__(self, step: str):
+        self._step = step
 
     def __getitem__(self, key: str) -> Any:
         value = self._ctx.get(self._step, key)
@@ -57,14 +64,13 @@ class _Recorded(Mapping[str, Any]):
         return len(self._ctx.get("order")) if self._step == "paper" else 0
 
 
-class RecordedSite:
+class RecordedSite(_Bound):
     """What a template and the page builders see as `site`, each attribute read through the engine."""
 
-    def __init__(self, ctx: Context):
-        self._ctx = ctx
-        self.papers = _Recorded(ctx, "paper")
-        self.author_index = _Recorded(ctx, "author")
-        self.tag_index = _Recorded(ctx, "tag")
+    def __init__(self) -> None:
+        self.papers = _Recorded("paper")
+        self.author_index = _Recorded("author")
+        self.tag_index = _Recorded("tag")
 
     def __getattr__(self, name: str) -> Any:
         if name in ("config",):
@@ -74,12 +80,12 @@ class RecordedSite:
         raise AttributeError(name)
 
 
-class _Pieces(dict[str, str]):
+class _Pieces(_Bound, dict[str, str]):
     """A renderer's per-paper citation cache whose entries are the engine's `piece` steps."""
 
-    def __init__(self, ctx: Context, store: str):
+    def __init__(self, store: str):
         super().__init__()
-        self._ctx, self._store = ctx, store
+        self._store = store
 
     def get(self, slug: str, default: Any = None) -> Any:  # type: ignore[override]
         return self._ctx.get("piece", (self._store, slug))
@@ -91,14 +97,44 @@ class _Pieces(dict[str, str]):
         return True
 
 
-class EngineRenderer(Renderer):
-    """The theme's renderer over a recorded site: items, entries and pieces come from their steps."""
+class EngineRenderer(_Bound, Renderer):
+    """The theme's renderer over a recorded site: items, entries and pieces come from their steps.
 
-    def __init__(self, ctx: Context, root: Path):
-        super().__init__(RecordedSite(ctx), ctx.get("environment"), root, ctx.get("assets"))  # type: ignore[arg-type]
-        self._ctx = ctx
-        self._bib, self._ris = _Pieces(ctx, "bib"), _Pieces(ctx, "ris")
-        self._csl, self._records = _Pieces(ctx, "csl"), _Pieces(ctx, "records")
+    One per engine, bound in turn to the context of each step that renders (making one
+    per page cost a tenth of a build); steps run inside one another (a page asks for an
+    item not yet made), so binding restores the outer step's context when done.
+    """
+
+    def __init__(self, root: Path):
+        site = RecordedSite()
+        super().__init__(site, None, root, {})  # type: ignore[arg-type]
+        self._bib, self._ris = _Pieces("bib"), _Pieces("ris")
+        self._csl, self._records = _Pieces("csl"), _Pieces("records")
+        self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index,
+                                     self._bib, self._ris, self._csl, self._records]
+        self._outer: list[Context] = []
+
+    def bind(self, ctx: Context) -> None:
+        """Read through `ctx` until `unbind`; the environment and asset versions are read as the step's own."""
+        outer = getattr(self, "_ctx", None)
+        if outer is not None:
+            self._outer.append(outer)
+        self._rebind(ctx)
+        env = ctx.get("environment")
+        if env is not self.env:
+            self.env, self._templates = env, {}
+        self.assets = ctx.get("assets")
+
+    def unbind(self) -> None:
+        self._rebind(self._outer.pop() if self._outer else None)
+
+    def _rebind(self, ctx: Context | None) -> None:
+        for bound in self._bound:
+            bound._ctx = ctx  # type: ignore[assignment]
+
+    def forget_templates(self) -> None:
+        """Templates were edited: look each one up again."""
+        self._templates = {}
 
     def item(self, slug: str, root: str, level: int = 3) -> Markup:
         return Markup(self._ctx.get("item", (slug, root, level)))
@@ -123,6 +159,7 @@ class Outputs:
 
     def __init__(self, root: Path):
         self.root = root
+        self.renderer = EngineRenderer(root)
 
     def steps(self) -> list[Step]:
         return [
@@ -138,14 +175,18 @@ class Outputs:
         if ctx.get("paper", key[0]) is None:
             return ""
         ctx.get("template", "partials/item.html")
-        return str(Renderer.item(self._renderer(ctx), *key))
+        with self._renderer(ctx) as renderer:
+            renderer._items.clear()  # the base class's cache: the engine's memo is the only one
+            return str(Renderer.item(renderer, *key))
 
     def feed_entry(self, ctx: Context, key: tuple[str, bool]) -> str:
         paper = ctx.get("paper", key[0])
         if paper is None:
             return ""
         ctx.get("template", "partials/feed-entry.xml")
-        return str(Renderer.feed_entry(self._renderer(ctx), paper, key[1]))
+        with self._renderer(ctx) as renderer:
+            renderer._items.clear()
+            return str(Renderer.feed_entry(renderer, paper, key[1]))
 
     def piece(self, ctx: Context, key: tuple[str, str]) -> str:
         store, slug = key
@@ -161,12 +202,18 @@ class Outputs:
             return GONE
         if template:
             ctx.get("template", template)
-        renderer = self._renderer(ctx)
         spec = PageSpec(output, kind, part_key, template, shape=self._shape(ctx, kind))
-        return bytes(renderer.render(spec))
+        with self._renderer(ctx) as renderer:
+            return bytes(renderer.render(spec))
 
-    def _renderer(self, ctx: Context) -> EngineRenderer:
-        return EngineRenderer(ctx, self.root)
+    @contextmanager
+    def _renderer(self, ctx: Context) -> Iterator[EngineRenderer]:
+        renderer = self.renderer
+        renderer.bind(ctx)
+        try:
+            yield renderer
+        finally:
+            renderer.unbind()
 
     def _shape(self, ctx: Context, kind: str) -> tuple[Any, ...]:
         """The two kinds whose pages take data from their spec: the recent page and the sitemap."""
