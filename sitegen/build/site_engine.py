@@ -10,6 +10,7 @@ versions, template watching, durable writes), never in how a page is made.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,6 +54,7 @@ class SiteEngine:
         self.hashes: dict[str, str] = {}  # output path -> digest of what it holds, as this engine wrote it
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
+        self._listed: dict[Key, tuple[object, frozenset[str]]] = {}  # a folder's listing as a set, by listing
 
     # -- the whole site -------------------------------------------------------------
     def build(self) -> EngineChange:
@@ -62,7 +64,8 @@ class SiteEngine:
         static: dict[str, Path] = self.engine.get("static")
         with staged(self.output) as stage:
             for out, key in plan.items():
-                stage.write(out, self.engine.get("page", key))
+                data = self.engine.get("page", key)
+                stage.write(out, data, self.engine.memo.records[("page", key)].fingerprint)  # the same digest
             for name, path in static.items():
                 stage.copy(f"{STATIC_PREFIX}{name}", path)
         change.rendered = len(plan)
@@ -81,7 +84,7 @@ class SiteEngine:
             if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
                 continue
             found = input_keys(self.root, full)
-            keys.update(found)
+            keys.update(key for key in found if key[0] != "folder" or self._listing_moved(key, full))
             rel = full.relative_to(self.root).parts
             if rel == ("site.yaml",) or (rel[:1] == ("themes",) and len(rel) <= 3):
                 keys.update(k for k in self.engine.memo.records if k[0] in THEME_INPUTS)
@@ -103,6 +106,16 @@ class SiteEngine:
         gone = set(self.plan) - set(plan)
         self.engine.forget(("page", self.plan[out]) for out in gone)
         return self._write(fresh, gone, plan, static, update)
+
+    def _listing_moved(self, folder: Key, path: Path) -> bool:
+        """Whether a file's change adds it to its folder's listing or takes it off (an edit leaves it)."""
+        record = self.engine.memo.records.get(folder)
+        if record is None:
+            return True
+        if self._listed.get(folder, (None,))[0] is not record.value:
+            self._listed[folder] = (record.value, frozenset(record.value))
+        listed = path.relative_to(self.root).as_posix() in self._listed[folder][1]
+        return listed != os.path.lexists(path)  # the listing names whatever is there (see content_files)
 
     def _write(self, fresh: dict[str, bytes], gone: set[str], plan: dict[str, PageKey], static: dict[str, Path],
                update: Update) -> EngineChange:

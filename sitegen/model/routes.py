@@ -312,3 +312,42 @@ def tail_specs(site: Site) -> list[PageSpec]:
     if site.config.domain:
         specs.append(PageSpec("CNAME", "cname", "", "", CONFIG))
     return specs
+
+
+Row = tuple[str, str, str, str]  # (output, kind, key, template)
+
+
+def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], categories: Iterable[str],
+         years: Iterable[str], pages: int, domain: str | None) -> Iterator[Row]:
+    """Every output file of a site with these papers, author, tag, category and year slugs, in plan order.
+
+    What a page shows is recorded when it renders; this says only which files there are
+    and how each is made (`plan` gives the same files with what each depends on).
+    """
+    yield from ((home_page(n), "home", str(n), "index.html") for n in range(1, pages + 1))
+    for slug in order:
+        route = layout.paper(slug)
+        yield f"{route}index.html", "paper", slug, "paper.html"
+        yield from ((f"{route}cite.{ext}", f"cite-{ext}", slug, "") for ext in ("bib", "ris", "json"))
+    yield "authors/index.html", "authors", "", "authors.html"
+    for slug in authors:
+        route = layout.author(slug)
+        yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,
+                    "feed.xml"), (f"{route}papers.bib", "author-bib", slug, ""))
+    yield "tags/index.html", "tags", "", "tags.html"
+    for slug in tags:
+        route = layout.tag(slug)
+        yield from ((f"{route}index.html", "tag", slug, "tag.html"), (f"{route}feed.xml", "tag-feed", slug,
+                    "feed.xml"), (f"{route}papers.bib", "tag-bib", slug, ""))
+    yield "categories/index.html", "categories", "", "categories.html"
+    yield from ((category_page(slug), "category", slug, "tag.html") for slug in categories)
+    yield "timeline/index.html", "timeline", "", "timeline.html"
+    yield from ((year_page(slug), "year", slug, "year.html") for slug in years)
+    yield from (("recent/index.html", "recent", "", "recent.html"), ("recent/feed.xml", "recent-feed", "", "feed.xml"),
+                ("feed.xml", "feed", "", "feed.xml"))
+    yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
+    yield from (("search/index.html", "search", "", "search.html"), ("sitemap.xml", "sitemap", "", "sitemap.xml"),
+                ("404.html", "404", "", "404.html"), ("robots.txt", "robots", "", ""),
+                (".nojekyll", "nojekyll", "", ""))
+    if domain:
+        yield "CNAME", "cname", "", ""

@@ -40,30 +40,49 @@ class Record:
 
 
 class Memo:
-    """Records by key, with the reverse edges kept in step."""
+    """Records by key, with the reverse edges made when first asked for and then kept in step.
+
+    A cold build records 140,000 reads at 1,000 papers and never follows one back: it
+    makes no reverse edges; the first update makes them all in one pass.
+    """
 
     def __init__(self) -> None:
         self.records: dict[Key, Record] = {}
-        self._readers: dict[Key, set[Key]] = {}
+        self._readers: dict[Key, set[Key]] | None = None
 
     def readers_of(self, key: Key) -> set[Key]:
         """The keys whose records read `key`."""
+        if self._readers is None:
+            self._readers = {}
+            for reader, record in self.records.items():
+                self._link(reader, record)
         return self._readers.get(key, set())
 
     def put(self, key: Key, record: Record) -> None:
-        old = self.records.get(key)
-        if old is not None:
-            self._unlink(key, old)
+        if self._readers is not None:
+            old = self.records.get(key)
+            if old is not None:
+                self._unlink(key, old)
+            self._link(key, record)
         self.records[key] = record
-        for read, _ in record.reads:
-            self._readers.setdefault(read, set()).add(key)
 
     def drop(self, key: Key) -> None:
         old = self.records.pop(key, None)
-        if old is not None:
+        if old is not None and self._readers is not None:
             self._unlink(key, old)
 
+    def _link(self, key: Key, record: Record) -> None:
+        readers = self._readers
+        assert readers is not None
+        for read, _ in record.reads:
+            found = readers.get(read)
+            if found is None:
+                readers[read] = {key}
+            else:
+                found.add(key)
+
     def _unlink(self, key: Key, record: Record) -> None:
+        assert self._readers is not None
         for read, _ in record.reads:
             readers = self._readers.get(read)
             if readers is not None:

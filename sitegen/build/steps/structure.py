@@ -63,6 +63,7 @@ class Structure:
             simple("tags", lambda site: site.tags),
             simple("categories", lambda site: site.categories),
             simple("years", lambda site: site.years),
+            Step("slugs", 4, lambda ctx, kind: tuple(x.slug for x in getattr(ctx.get("site").site, kind)), digest),
             Step("plan", 5, self.plan, digest),
         ]
 
@@ -125,10 +126,15 @@ class Structure:
     def author(self, ctx: Context, slug: str) -> Author | None:
         return ctx.get("site").site.author_index.get(slug)  # type: ignore[no-any-return]
 
-    def plan(self, ctx: Context, arg: None) -> tuple[tuple[str, str, str, str], ...]:
-        """Every output file: (output, kind, key, template); what each shows, its page records when rendered."""
-        site: Site = ctx.get("site").site
-        return tuple((s.output, s.kind, s.key, s.template) for s in routes.plan(site))
+    def plan(self, ctx: Context, arg: None) -> tuple[routes.Row, ...]:
+        """Every output file: (output, kind, key, template); what each shows, its page records when rendered.
+
+        Made from the slugs alone, so an edit that renames nothing (a title, the tags of a
+        paper whose tags all stay in use) leaves it alone.
+        """
+        authors, tags, categories, years = (ctx.get("slugs", k) for k in ("authors", "tags", "categories", "years"))
+        return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
+                                 ctx.get("config").domain))
 
 
 def _category(site: Site, slug: str) -> Tag | None:
@@ -143,10 +149,16 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     categories = {c.slug for c in new.site.categories if c.name in patch.categories}
     parts: dict[str, set[str]] = {"paper": patch.papers, "author": patch.authors, "tag": patch.tags,
                                   "category": categories, "year": patch.years}
+    # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
+    views = {"order": patch.moved, "recent": patch.moved, "pages": False, "authors": bool(patch.authors),
+             "tags": bool(patch.tags), "categories": bool(patch.categories), "years": bool(patch.years),
+             "slugs": True}
 
     def reached(reader: Key) -> bool:
         touched = parts.get(reader[0])
-        return touched is None or reader[1] in touched
+        if touched is not None:
+            return reader[1] in touched
+        return views.get(reader[0], True)
 
     return reached
 
