@@ -11,7 +11,7 @@ versions, template watching, durable writes), never in how a page is made.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +19,8 @@ from ..common.digest import of as output_digest
 from ..common.errors import Diagnostic, relpath
 from ..common.fsutil import StagedFiles
 from ..content.cache import EntryCache
+from ..content.loader import slug_of
+from ..model import layout
 from ..model.routes import STATIC_PREFIX
 from ..publish.writer import journal_for, staged
 from .engine.graph import Engine, Update
@@ -39,14 +41,27 @@ class EngineChange:
     removed: list[str] = field(default_factory=list)
     rendered: int = 0
     warnings: list[Diagnostic] = field(default_factory=list)
+    full: bool = False  # everything rendered again and swapped in (settings, theme folders)
+    deferred: int = 0  # outputs left pending, to be written right after the reload (see `waiting`)
+
+    @property
+    def css_only(self) -> bool:
+        """Only stylesheets changed: the preview swaps them without reloading the page."""
+        return bool(self.written) and all(w.endswith(".css") for w in self.written)
 
 
 class SiteEngine:
     """A site's memo and the output folder it keeps up to date."""
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
-                 asset_versions: bool = True, watch_templates: bool = False, durable: bool = True):
+                 asset_versions: bool = True, watch_templates: bool = False, durable: bool = True,
+                 on_request: frozenset[str] = frozenset(), write_later: bool = False):
         self.root, self.output, self.durable = root.absolute(), output, durable
+        # The preview's policy: kinds of file written only when asked for (the whole-list
+        # downloads), and, after an entry edit, every page but the edited papers' own left
+        # pending until the browser has been told to reload.
+        self.on_request, self.write_later = on_request, write_later
+        self.pending: dict[str, PageKey] = {}
         cache = EntryCache(self.root)
         sources = Sources(self.root, base_url, drafts, cache, watch_templates, asset_versions)
         self.outputs = Outputs(self.root)
@@ -59,15 +74,17 @@ class SiteEngine:
     # -- the whole site -------------------------------------------------------------
     def build(self) -> EngineChange:
         """Render every output into a staging folder and swap it in for the output."""
-        change = EngineChange()
-        plan = {row[0]: row for row in self.engine.get("plan")}
-        static: dict[str, Path] = self.engine.get("static")
-        with staged(self.output) as stage:
-            for out, key in plan.items():
-                data = self.engine.get("page", key)
-                stage.write(out, data, self.engine.memo.records[("page", key)].fingerprint)  # the same digest
-            for name, path in static.items():
-                stage.copy(f"{STATIC_PREFIX}{name}", path)
+        change = EngineChange(full=True)
+        with self.engine.transaction():
+            plan = {row[0]: row for row in self.engine.get("plan")}
+            static: dict[str, Path] = self.engine.get("static")
+            with staged(self.output) as stage:
+                for out, key in plan.items():
+                    data = self.engine.get("page", key)
+                    stage.write(out, data, self.engine.memo.records[("page", key)].fingerprint)  # the same digest
+                for name, path in static.items():
+                    stage.copy(f"{STATIC_PREFIX}{name}", path)
+        self.pending = {}
         change.rendered = len(plan)
         change.written = sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha)
         change.removed = sorted(set(self.hashes) - set(stage.digests))
@@ -75,12 +92,94 @@ class SiteEngine:
         self.hashes, self.plan, self.static = dict(stage.digests), plan, static
         return change
 
+    full = build  # what the preview calls it
+
     # -- after edits --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> EngineChange:
-        """Bring the output up to date after these files changed (created, edited or deleted)."""
+        """Bring the output up to date after these files changed (created, edited or deleted).
+
+        All or nothing: a failure leaves the memo, the output and what is pending as they were.
+        Settings and theme folders reach every page: their update renders the site again,
+        staged and swapped in, as a build does.
+        """
+        changed = [path if path.is_absolute() else self.root / path for path in changed]
+        keys, every = self._inputs(changed)
+        if not keys:
+            return EngineChange()
+        environment = self.engine.memo.records.get(("environment", None))
+        if environment is not None and any(k[0] == "template_file" for k in keys):
+            environment.value.cache.clear()  # compiled before the edit; each template read is recorded
+            self.outputs.renderer.forget_templates()
+        with self.engine.transaction():
+            if every:
+                self.engine.update(sorted(keys, key=repr), defer=lambda key: key[0] == "page")
+                return self.build()
+            return self._update(keys, changed)
+
+    def _update(self, keys: set[Key], changed: list[Path]) -> EngineChange:
+        defer = self._deferring(keys, changed)
+        update = self.engine.update(sorted(keys, key=repr), defer)
+        plan = {row[0]: row for row in self.engine.get("plan")}
+        static: dict[str, Path] = self.engine.get("static")
+        fresh: dict[str, bytes] = {key[1][0]: data for key, data in update.values.items()  # type: ignore[index]
+                                   if key[0] == "page"}
+        pending = dict(self.pending)
+        for _, row in update.deferred:
+            pending[row[0]] = row  # type: ignore[index,assignment]
+        for out, key in plan.items():
+            if out not in self.plan:  # new to the plan: nothing read it before
+                if defer is not None and defer(("page", key)):
+                    pending[out] = key
+                else:
+                    fresh[out] = self.engine.get("page", key)
+        gone = set(self.plan) - set(plan)
+        self.engine.forget(("page", self.plan[out]) for out in gone)
+        for out in gone:
+            pending.pop(out, None)
+        change = self._write(fresh, gone, plan, static, update)
+        self.pending = pending
+        change.deferred = len(self.waiting())
+        return change
+
+    def _deferring(self, keys: set[Key], changed: list[Path]) -> Callable[[Key], bool] | None:
+        """Which pages this update leaves pending (the preview's policy), or None for none."""
+        on_request = self.on_request
+        if not on_request and not self.write_later:
+            return None
+        later = self.write_later and all(k[0] in ("file", "folder") and k[1] != "site.yaml" for k in keys)
+        first = {f"{layout.paper(slug_of(p.stem))}index.html" for p in changed if p.suffix == ".md"}
+
+        def defer(key: Key) -> bool:
+            if key[0] != "page":
+                return False
+            output, kind = key[1][0], key[1][1]  # type: ignore[index]
+            return kind in on_request or (later and output not in first)
+
+        return defer
+
+    def waiting(self) -> list[str]:
+        """Pending outputs to write now, not when asked for: what an edit left for after the reload."""
+        return sorted(out for out, key in self.pending.items() if key[1] not in self.on_request)
+
+    def flush(self, outputs: Iterable[str] | None = None) -> EngineChange:
+        """Write the pending files among `outputs` (default: all of them), as the site now stands."""
+        wanted = sorted(self.pending if outputs is None else {out for out in outputs if out in self.pending})
+        if not wanted:
+            return EngineChange()
+        with self.engine.transaction():
+            fresh = {out: self.engine.get("page", self.pending[out]) for out in wanted}
+            change = self._write(fresh, set(), self.plan, self.static, None)
+        for out in wanted:
+            del self.pending[out]
+        change.rendered = len(wanted)
+        return change
+
+    def _inputs(self, changed: list[Path]) -> tuple[set[Key], bool]:
+        """The inputs these changed files may have moved, among those the memo holds, and whether the
+        settings or the theme folders changed (which may move every input of the theme)."""
         keys: set[Key] = set()
-        for path in changed:
-            full = path if path.is_absolute() else self.root / path
+        every = False
+        for full in changed:
             if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
                 continue
             found = input_keys(self.root, full)
@@ -88,24 +187,8 @@ class SiteEngine:
             rel = full.relative_to(self.root).parts
             if rel == ("site.yaml",) or (rel[:1] == ("themes",) and len(rel) <= 3):
                 keys.update(k for k in self.engine.memo.records if k[0] in THEME_INPUTS)
-        keys = {k for k in keys if k in self.engine.memo.records}
-        if not keys:
-            return EngineChange()
-        environment = self.engine.memo.records.get(("environment", None))
-        if environment is not None and any(k[0] == "template_file" for k in keys):
-            environment.value.cache.clear()  # compiled before the edit; each template read is recorded
-            self.outputs.renderer.forget_templates()
-        update = self.engine.update(sorted(keys, key=repr))
-        plan = {row[0]: row for row in self.engine.get("plan")}
-        static: dict[str, Path] = self.engine.get("static")
-        fresh: dict[str, bytes] = {key[1][0]: data for key, data in update.values.items()  # type: ignore[index]
-                                   if key[0] == "page"}
-        added = [key for out, key in plan.items() if out not in self.plan]
-        for key in added:  # pages new to the plan: rendered now (nothing read them before)
-            fresh[key[0]] = self.engine.get("page", key)
-        gone = set(self.plan) - set(plan)
-        self.engine.forget(("page", self.plan[out]) for out in gone)
-        return self._write(fresh, gone, plan, static, update)
+                every = True
+        return {k for k in keys if k in self.engine.memo.records}, every
 
     def _listing_moved(self, folder: Key, path: Path) -> bool:
         """Whether a file's change adds it to its folder's listing or takes it off (an edit leaves it)."""
@@ -118,7 +201,7 @@ class SiteEngine:
         return listed != os.path.lexists(path)  # the listing names whatever is there (see content_files)
 
     def _write(self, fresh: dict[str, bytes], gone: set[str], plan: dict[str, PageKey], static: dict[str, Path],
-               update: Update) -> EngineChange:
+               update: Update | None) -> EngineChange:
         """Rename in the pages whose bytes changed and the static files, remove what left the plan."""
         change = EngineChange(rendered=len(fresh))
         files = StagedFiles(self.durable, "", journal_for(self.output) if self.durable else None)

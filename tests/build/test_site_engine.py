@@ -20,6 +20,7 @@ from sitegen.build.build import build
 from sitegen.build.site_engine import SiteEngine
 from sitegen.common.errors import SitegenError
 from sitegen.model import routes
+from sitegen.serve.serve import ON_REQUEST
 
 from ..site_factory import copy_site, tree_bytes
 from .test_incremental import OPS, PAPERS, apply
@@ -65,6 +66,32 @@ def test_any_edit_sequence_equals_a_clean_build(pristine: Path, ops: list[tuple[
         for op in ops:
             engine.update(apply(root, op))
             assert tree_bytes(work / "engine") == _clean(root, work / "clean"), op
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.tuples(OPS, st.booleans()), min_size=1, max_size=6))
+def test_the_preview_policy_after_any_edit_sequence_equals_a_clean_preview(
+        pristine: Path, ops: list[tuple[tuple[str, int, int], bool]]) -> None:
+    """Pages left pending (all but the edited paper's after an entry edit, and the whole-list downloads until
+    asked for) are written as the site then stands; once flushed, the output is what a new preview shows."""
+    work = Path(tempfile.mkdtemp(prefix="engine-"))
+    try:
+        root = work / "site"
+        shutil.copytree(pristine, root)
+        engine = SiteEngine(root, work / "engine", asset_versions=False, durable=False, on_request=ON_REQUEST,
+                            write_later=True)
+        engine.build()
+        for op, settle in ops:
+            engine.update(apply(root, op))
+            assert not set(engine.waiting()) & {out for out, key in engine.pending.items() if key[1] in ON_REQUEST}
+            if settle:  # what the preview writes after the reload, unless the next edit comes first
+                engine.flush(engine.waiting())
+        engine.flush()  # what a request for each pending download does
+        fresh = SiteEngine(root, work / "fresh", asset_versions=False)
+        fresh.build()
+        assert tree_bytes(work / "engine") == tree_bytes(work / "fresh")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

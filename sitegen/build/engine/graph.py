@@ -15,7 +15,8 @@ a 64,000-page memo. Nothing lists a step's dependencies by hand.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,21 +57,31 @@ class Update:
     ran: list[Key] = field(default_factory=list)
     changed: list[Key] = field(default_factory=list)
     values: dict[Key, Any] = field(default_factory=dict)  # every key that ran, its result
+    deferred: list[Key] = field(default_factory=list)  # keys due to run, left for whoever asks for them
 
 
 class Context:
     """What a running step reads through: each read is recorded with the fingerprint seen."""
 
-    __slots__ = ("_before", "_engine", "_level", "_steps", "moved", "previous", "reads", "undo")
+    __slots__ = ("_before", "_engine", "_level", "_moved", "_steps", "previous", "reads", "undo")
 
-    def __init__(self, engine: Engine, level: int, previous: Any, moved: frozenset[Key],
-                 before: tuple[tuple[Key, str], ...] = ()):
+    def __init__(self, engine: Engine, level: int, previous: Any, before: tuple[tuple[Key, str], ...] = ()):
         self._engine, self._level, self._before, self._steps = engine, level, before, engine._steps
         self.reads: dict[Key, str] = {}
         # The step's last result (ABSENT if none is kept) and what it read then that has since
-        # changed: a step may update its last result rather than start again (the model delta).
-        self.previous, self.moved = previous, moved
+        # changed (`moved`): a step may update its last result rather than start again (the model delta).
+        self.previous = previous
+        self._moved: frozenset[Key] | None = None
         self.undo: list[Callable[[], object]] = []  # run if the update fails: a delta done in place is undone
+
+    @property
+    def moved(self) -> frozenset[Key]:
+        """What the last run read that has since changed (worked out when asked: 40,000 reads of a whole list)."""
+        if self._moved is None:
+            records = self._engine.memo.records
+            self._moved = frozenset(r for r, seen in self._before
+                                    if (now := records.get(r)) is None or now.fingerprint != seen)
+        return self._moved
 
     def carry(self) -> None:
         """Record again every read of the last run that has not moved: a step updating its previous
@@ -117,12 +128,14 @@ class Engine:
         """The result for one key, made now if the memo has none (a read from outside, not recorded)."""
         return self._transaction(lambda: self.demand((name, argument))[0])
 
-    def update(self, changed: Iterable[Key]) -> Update:
+    def update(self, changed: Iterable[Key], defer: Callable[[Key], bool] | None = None) -> Update:
         """Bring the memo up to date after the inputs `changed` may have changed in the world.
 
         Each named input runs again; where its fingerprint moved, its recorded readers are
         verified in level order and re-run only if something they read now differs. All or
         nothing: a step that raises leaves the memo as it was before the update.
+        A key that no step reads and `defer` picks is not run but dropped from the memo and
+        listed in `Update.deferred`: the preview writes such pages after the browser reloads.
         """
         update = Update()
 
@@ -145,6 +158,12 @@ class Engine:
                     continue  # forgotten meanwhile
                 if not self.step(key[0]).input and self._verified(record):
                     continue  # what it read moved and came back, or was cut off below
+                if defer is not None and defer(key) and not self.memo.readers_of(key):
+                    if self._journal is not None and key not in self._journal:
+                        self._journal[key] = record
+                    self.memo.drop(key)
+                    update.deferred.append(key)
+                    continue
                 new, _ = self._run(key, record)
                 if new.fingerprint == record.fingerprint:
                     continue  # early cutoff: its readers saw this fingerprint
@@ -194,12 +213,9 @@ class Engine:
 
     def _run(self, key: Key, old: Record | None = None) -> tuple[Record, Any]:
         step = self.step(key[0])
-        previous, moved = ABSENT, frozenset[Key]()
+        context = Context(self, step.level, ABSENT, ())
         if old is not None:
-            records = self.memo.records
-            previous = old.value
-            moved = frozenset(r for r, seen in old.reads if (now := records.get(r)) is None or now.fingerprint != seen)
-        context = Context(self, step.level, previous, moved, old.reads if old is not None else ())
+            context.previous, context._before = old.value, old.reads
         try:
             value = step.run(context, key[1])
         except BaseException:
@@ -220,21 +236,33 @@ class Engine:
                 self._update.changed.append(key)
         return record, value
 
-    def _transaction(self, work: Callable[[], Any]) -> Any:
-        """Run `work`; if it raises, put back every record it replaced."""
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Updates and reads inside one all-or-nothing unit: if anything in it raises, the memo is as before."""
         if self._journal is not None:  # nested: the outer transaction answers for it
-            return work()
+            yield
+            return
         self._journal, self._undo = {}, []
         try:
-            return work()
+            yield
         except BaseException:
-            for undo in reversed(self._undo):
-                undo()
-            for key, record in self._journal.items():
-                if record is None:
-                    self.memo.drop(key)
-                else:
-                    self.memo.put(key, record)
+            self._rollback()
             raise
         finally:
             self._journal = self._undo = None
+
+    def _rollback(self) -> None:
+        """Undo in-place work and put back every record the transaction replaced."""
+        assert self._journal is not None and self._undo is not None
+        for undo in reversed(self._undo):
+            undo()
+        for key, record in self._journal.items():
+            if record is None:
+                self.memo.drop(key)
+            else:
+                self.memo.put(key, record)
+
+    def _transaction(self, work: Callable[[], Any]) -> Any:
+        """Run `work` as one transaction."""
+        with self.transaction():
+            return work()

@@ -61,9 +61,12 @@ class Memo:
     def put(self, key: Key, record: Record) -> None:
         if self._readers is not None:
             old = self.records.get(key)
-            if old is not None:
-                self._unlink(key, old)
-            self._link(key, record)
+            if old is None:
+                self._link(key, record)
+            elif len(old.reads) != len(record.reads) or any(
+                    a[0] != b[0] for a, b in zip(old.reads, record.reads, strict=True)):
+                self._unlink(key, old)  # it read other keys this time (a whole-list file mostly reads the same)
+                self._link(key, record)
         self.records[key] = record
 
     def drop(self, key: Key) -> None:

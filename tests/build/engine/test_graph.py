@@ -222,3 +222,18 @@ def test_a_step_may_update_its_last_result_and_spare_readers_it_left_alone() -> 
         engine.update([("cell", "a")])
     assert undone == ["table"]
     assert engine.get("row", "a") == 10
+
+
+def test_a_deferred_key_is_dropped_and_runs_when_asked_for() -> None:
+    world = World({"a": 1, "b": 2})
+    engine = Engine(world.steps())
+    engine.get("page", ("a", "b"))
+    engine.get("choose", ("a", "a", "b"))
+    world.cells["a"] = 2
+    world.runs.clear()
+    update = engine.update([("cell", "a")], defer=lambda key: key[0] in ("page", "choose"))
+    assert update.deferred == [("choose", ("a", "a", "b")), ("page", ("a", "b"))]
+    assert not [r for r in world.runs if r[0] in ("page", "choose")]
+    assert ("page", ("a", "b")) not in engine.memo.records
+    assert engine.get("page", ("a", "b")) == "0|0"
+    assert engine.get("choose", ("a", "a", "b")) == 2
