@@ -51,11 +51,15 @@ WORKER_EXIT_SECONDS = 60
 _worker: tuple[Renderer, Stage] | None = None  # set in the parent just before forking
 
 
-_Staged = tuple[int, int, dict[str, str], dict[str, tuple[int, int]], list[Diagnostic]]
+_Staged = tuple[int, int, dict[str, str], dict[str, tuple[int, int]], list[Diagnostic], Any]
 
 
 def _render_chunk(specs: list[routes.PageSpec]) -> _Staged:
-    """Worker side: render and stage a slice of the plan (state inherited through fork)."""
+    """Worker side: render and stage a slice of the plan (state inherited through fork).
+
+    What else the renderer learnt while rendering (an engine's new memo records) goes back
+    with the chunk's files (`harvest`), for the parent to keep (`absorb`).
+    """
     assert _worker is not None
     renderer, stage = _worker
     stage.written = stage.unchanged = 0
@@ -64,8 +68,9 @@ def _render_chunk(specs: list[routes.PageSpec]) -> _Staged:
         for spec in specs:
             stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
     except SitegenError as exc:  # exceptions with custom fields do not survive pickling
-        return 0, 0, {}, {}, exc.diagnostics
-    return stage.written, stage.unchanged, stage.digests, stage.stats, []
+        return 0, 0, {}, {}, exc.diagnostics, None
+    harvest = getattr(renderer, "harvest", None)
+    return stage.written, stage.unchanged, stage.digests, stage.stats, [], harvest() if harvest else None
 
 
 class Schedule:
@@ -182,6 +187,9 @@ def _serve(conn: Connection, index: int, parent: int, inherited: list[Connection
     die_with_parent(parent)
     for end in inherited:
         end.close()
+    forked = getattr(_worker[0], "forked", None) if _worker is not None else None
+    if forked is not None:
+        forked()
     while (chunk := conn.recv()) is not None:
         try:
             conn.send(_render_chunk(_from_wire(chunk)))
@@ -274,9 +282,13 @@ def _hand_out(schedule: Schedule, workers: list[tuple[BaseProcess, Connection]],
                 ) from None
             if isinstance(result, BaseException):
                 raise result
-            written, unchanged, outputs, stats, problems = result
+            written, unchanged, outputs, stats, problems, learnt = result
             if problems:
                 raise SitegenError(problems)
+            if learnt is not None:
+                absorb = getattr(_worker[0] if _worker is not None else None, "absorb", None)
+                if absorb is not None:
+                    absorb(learnt)
             stage.written += written
             stage.unchanged += unchanged
             stage.files.update(outputs)

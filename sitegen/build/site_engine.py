@@ -14,20 +14,24 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..common.digest import of as output_digest
-from ..common.errors import Diagnostic, relpath
+from ..common.errors import Diagnostic, Report, relpath
 from ..common.fsutil import StagedFiles
 from ..content.cache import EntryCache
-from ..content.loader import slug_of
+from ..content.loader import load_entries, slug_of
 from ..model import layout
-from ..model.routes import STATIC_PREFIX
+from ..model.routes import STATIC_PREFIX, PageSpec
 from ..publish.writer import journal_for, staged
 from .engine.graph import Engine, Update
 from .engine.memo import Key
 from .steps.outputs import GONE, Outputs, PageKey
 from .steps.sources import Loaded, Sources, input_keys
 from .steps.structure import Built, Structure
+
+if TYPE_CHECKING:
+    from .parallel import Progress
 
 # Inputs that any change of settings or theme folders may have moved (which theme, which files it has)
 THEME_INPUTS = ("template_file", "template_names", "static")
@@ -62,8 +66,8 @@ class SiteEngine:
         # pending until the browser has been told to reload.
         self.on_request, self.write_later = on_request, write_later
         self.pending: dict[str, PageKey] = {}
-        cache = EntryCache(self.root)
-        sources = Sources(self.root, base_url, drafts, cache, watch_templates, asset_versions)
+        self.cache = EntryCache(self.root)
+        sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions)
         self.outputs = Outputs(self.root)
         self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps())
         self.hashes: dict[str, str] = {}  # output path -> digest of what it holds, as this engine wrote it
@@ -72,16 +76,23 @@ class SiteEngine:
         self._listed: dict[Key, tuple[object, frozenset[str]]] = {}  # a folder's listing as a set, by listing
 
     # -- the whole site -------------------------------------------------------------
-    def build(self) -> EngineChange:
-        """Render every output into a staging folder and swap it in for the output."""
+    def build(self, jobs: int | None = None, progress: Progress | None = None) -> EngineChange:
+        """Render every output into a staging folder and swap it in for the output.
+
+        Large sites are rendered across forked workers, each running the engine it inherited.
+        """
+        from .page_renderer import PageRenderer
+        from .parallel import render_all  # forking machinery an edit has no need of
+
         change = EngineChange(full=True)
         with self.engine.transaction():
-            plan = {row[0]: row for row in self.engine.get("plan")}
+            self._prefetch(jobs)
+            rows = self.engine.get("plan")
+            plan = {row[0]: row for row in rows}
             static: dict[str, Path] = self.engine.get("static")
+            renderer = PageRenderer(self.engine, len(self.engine.get("order")))
             with staged(self.output) as stage:
-                for out, key in plan.items():
-                    data = self.engine.get("page", key)
-                    stage.write(out, data, self.engine.memo.records[("page", key)].fingerprint)  # the same digest
+                render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
                 for name, path in static.items():
                     stage.copy(f"{STATIC_PREFIX}{name}", path)
         self.pending = {}
@@ -93,6 +104,21 @@ class SiteEngine:
         return change
 
     full = build  # what the preview calls it
+
+    def _prefetch(self, jobs: int | None) -> None:
+        """Entries the memo lacks, read and parsed across processes as `load_content` does, then seeded.
+
+        Entries with something to report are left to their step, which reports it.
+        """
+        if ("folder", "content/papers") in self.engine.memo.records:
+            return
+        keys: dict[str, str] = {}
+        paths = [self.root / rel for rel in self.engine.get("folder", "content/papers")]
+        for entry in load_entries(paths, self.root, Report(), self.cache, jobs, keys=keys):
+            key = keys.get(entry.source_path)
+            if key is not None:
+                self.engine.seed(("file", entry.source_path), key)
+                self.engine.seed(("entry", entry.source_path), Loaded(entry, ()), [(("file", entry.source_path), key)])
 
     # -- after edits --------------------------------------------------------------
     def update(self, changed: Iterable[Path]) -> EngineChange:

@@ -138,3 +138,19 @@ def test_a_failed_update_changes_nothing_and_the_next_one_catches_up(tmp_path: P
     paper.write_text(good.replace("title:", "title: Fixed —", 1))
     engine.update([paper])
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("op", [("title", 1, 2), ("body", 2, 1), ("tags", 3, 1), ("delete", 4, 1), ("new", 0, 7)])
+def test_a_build_across_workers_equals_one_process_and_its_memo_serves_later_edits(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: tuple[str, int, int]) -> None:
+    from sitegen.build import parallel
+
+    root = copy_site(tmp_path / "site", papers=ALL)
+    monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 0)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build(jobs=2)
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+    items = [k for k, r in engine.engine.memo.records.items() if k[0] == "item"]
+    assert items and all(isinstance(engine.engine.memo.records[k].value, str) for k in items)
+    engine.update(apply(root, op))
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean2")

@@ -184,6 +184,12 @@ class Engine:
         finally:
             self._update = None
 
+    def seed(self, key: Key, value: Any, reads: Iterable[tuple[Key, str]] = ()) -> None:
+        """Memoize a result made outside the engine by what its step would do (a cold build's entries,
+        parsed across processes), with what that read."""
+        step = self.step(key[0])
+        self.memo.put(key, Record(step.fingerprint(value), tuple(reads), value if step.keep else ABSENT))
+
     def forget(self, keys: Iterable[Key]) -> None:
         """Drop these keys' memos: outputs no longer in the site, which no step reads."""
         for key in keys:

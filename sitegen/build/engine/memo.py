@@ -26,6 +26,9 @@ class _Absent:
     def __repr__(self) -> str:
         return "ABSENT"
 
+    def __reduce__(self) -> str:
+        return "ABSENT"  # unpickled as the one ABSENT, which the engine tests by identity
+
 
 ABSENT: Any = _Absent()
 
@@ -49,6 +52,7 @@ class Memo:
     def __init__(self) -> None:
         self.records: dict[Key, Record] = {}
         self._readers: dict[Key, set[Key]] | None = None
+        self.log: list[Key] | None = None  # when a list: every key put since, in order (a worker's new records)
 
     def readers_of(self, key: Key) -> set[Key]:
         """The keys whose records read `key`."""
@@ -68,6 +72,8 @@ class Memo:
                 self._unlink(key, old)  # it read other keys this time (a whole-list file mostly reads the same)
                 self._link(key, record)
         self.records[key] = record
+        if self.log is not None:
+            self.log.append(key)
 
     def drop(self, key: Key) -> None:
         old = self.records.pop(key, None)
