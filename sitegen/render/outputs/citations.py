@@ -6,7 +6,9 @@ arXiv's, DBLP's and Google Scholar's, no abstract: pasted from a paper's Cite bo
 abstract included, is the RIS and CSL-JSON, the formats reference managers import records from.
 BibTeX values are escaped for LaTeX and brace-protected so titles keep their case;
 fields that no source gave (authors of a listing-only paper, a date) are left out
-rather than invented, and a `note` says what is missing.
+rather than invented, and a `note` (RIS: `N1`) says what is missing. A list naming only the
+first authors ends in `others` in every format (see `OTHERS`), so BibTeX, RIS and CSL-JSON
+cite the same authors and "et al.".
 
 Every format cites the paper, not this site's page about it: its arXiv id, its DOI (the
 publisher's, else arXiv's DataCite DOI) and its own address (see `paper_links`); the
@@ -61,6 +63,9 @@ _NOT_VERBATIM = re.compile(r"[\s{}\\\x00-\x1f\x7f-\x9f]")
 _RIS_BREAK = re.compile(r"[ \t]*[\x00-\x1f\x7f-\x9f\u2028\u2029][\x00-\x20\x7f-\x9f\u2028\u2029]*")
 _NOTHING_TO_ESCAPE = re.compile(r"[^\\{}&%$#_~^\s]+(?: [^\\{}&%$#_~^\s]+)*")  # words, single spaces
 _AND = re.compile(r"\band\b", re.IGNORECASE)
+# The authors beyond those named: BibTeX's own `and others`, which pandoc's citeproc reads from RIS
+# (`AU  - others`) and CSL-JSON (`{"literal": "others"}`) alike, and prints as "et al."
+OTHERS = "others"
 
 
 def _escape_plain(text: str) -> str:
@@ -163,8 +168,8 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
     fields = [bib.Field("title", "{{" + latex_escape(e.title) + "}}")]
     if e.authors:
         names = [_bib_name(name) for name in e.authors]
-        if e.authors_truncated or e.hidden_authors:
-            names.append("others")
+        if more_authors(paper):
+            names.append(OTHERS)
         fields.append(bib.Field("author", " and ".join(names)))
     if venue_field and e.venue:
         fields.append(bib.Field(venue_field, latex_escape(e.venue)))
@@ -212,11 +217,19 @@ def one_line(text: str) -> str:
     return text if text.isprintable() else _RIS_BREAK.sub(" ", text).strip()
 
 
+def more_authors(paper: Paper) -> bool:
+    """Whether the paper has authors beyond those named, cited as `others` (et al.) in every format."""
+    e = paper.entry
+    return bool(e.authors) and bool(e.authors_truncated or e.hidden_authors)
+
+
 def _missing(paper: Paper) -> str:
     e = paper.entry
     notes = []
     if not e.authors:
-        notes.append(f"{e.author_count} authors, names not recorded" if e.author_count else "authors not recorded")
+        count = e.author_count
+        notes.append("authors not recorded" if not count else
+                     "1 author, name not recorded" if count == 1 else f"{count} authors, names not recorded")
     if not e.date:
         notes.append("publication date not recorded")
     return "; ".join(notes)
@@ -264,6 +277,8 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         record["secondary_title"] = one_line(e.venue)  # T2: the journal's or the proceedings' title
     if e.authors:
         record["authors"] = [one_line(f"{f}, {g}" if g else f) for f, g in map(split_name, e.authors)]
+        if more_authors(paper):
+            record["authors"].append(OTHERS)
     if e.date:
         record["year"] = str(e.date.year)
         record["date"] = e.date.strftime("%Y/%m/%d")
@@ -278,6 +293,9 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         record["publisher"] = "arXiv"
     record["urls"] = [verbatim(cited_url(paper, config))]
     record["id"] = verbatim(paper.cite_key)
+    missing = _missing(paper)
+    if missing:
+        record["notes"] = [missing]
     return record
 
 
@@ -307,6 +325,8 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         item["container-title"] = e.venue
     if e.authors:
         item["author"] = [{"family": f, "given": g} if g else {"literal": f} for f, g in map(split_name, e.authors)]
+        if more_authors(paper):
+            item["author"].append({"literal": OTHERS})
     if e.date:
         item["issued"] = {"date-parts": [[e.date.year, e.date.month, e.date.day]]}
     if e.abstract:
