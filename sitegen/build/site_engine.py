@@ -66,6 +66,7 @@ class SiteEngine:
         # pending until the browser has been told to reload.
         self.on_request, self.write_later = on_request, write_later
         self.pending: dict[str, PageKey] = {}
+        self._unapplied: set[Path] = set()  # the files of an update that failed, applied with the next one
         self.cache = EntryCache(self.root)
         sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions)
         self.outputs = Outputs(self.root)
@@ -128,9 +129,12 @@ class SiteEngine:
         Settings and theme folders reach every page: their update renders the site again,
         staged and swapped in, as a build does.
         """
-        changed = [path if path.is_absolute() else self.root / path for path in changed]
+        # the files of a failed update are still changed: the memo was left as it was before them
+        changed = sorted({path if path.is_absolute() else self.root / path for path in changed} | self._unapplied)
+        self._unapplied = set(changed)
         keys, every = self._inputs(changed)
         if not keys:
+            self._unapplied = set()
             return EngineChange()
         environment = self.engine.memo.records.get(("environment", None))
         if environment is not None and any(k[0] == "template_file" for k in keys):
@@ -139,8 +143,11 @@ class SiteEngine:
         with self.engine.transaction():
             if every:
                 self.engine.update(sorted(keys, key=repr), defer=lambda key: key[0] == "page")
-                return self.build()
-            return self._update(keys, changed)
+                change = self.build()
+            else:
+                change = self._update(keys, changed)
+        self._unapplied = set()
+        return change
 
     def _update(self, keys: set[Key], changed: list[Path]) -> EngineChange:
         defer = self._deferring(keys, changed)

@@ -17,11 +17,13 @@ from typing import Any
 from markupsafe import Markup
 
 from ...common.digest import of as digest_of
+from ...common.errors import SitegenError
 from ...model import routes
 from ...model.model import Paper
 from ...model.routes import PageSpec
+from ...render import template_errors
 from ...render.outputs import citations, data
-from ...render.render import Renderer
+from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
@@ -30,7 +32,8 @@ PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "r
                                                   "csl": citations.csl_line, "records": data.paper_line}
 # The part of the site a kind of page belongs to: its page exists while that part does
 OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json": "paper", "author": "author",
-         "author-feed": "author", "author-bib": "author", "tag": "tag", "tag-feed": "tag", "tag-bib": "tag",
+         "author-feed": "author", "author-bib": "author", "author-ris": "author", "author-json": "author",
+         "tag": "tag", "tag-feed": "tag", "tag-bib": "tag", "tag-ris": "tag", "tag-json": "tag",
          "category": "category", "year": "year"}
 
 
@@ -154,6 +157,20 @@ class EngineRenderer(_Bound, Renderer):
         return bytearray(prefix + separator.join(get("piece", (store, slug)).encode() for slug in order) + suffix)
 
 
+@contextmanager
+def _template_faults(renderer: Renderer, template: str, slug: str) -> Iterator[None]:
+    """A theme's mistake in a paper's list item or feed entry, as a page's is: a diagnostic at the template's line."""
+    try:
+        yield
+    except SitegenError:
+        raise
+    except Exception as exc:
+        if not isinstance(exc, TEMPLATE_FAULTS) and template_errors.innermost_frame(exc)[0] is None:
+            raise  # sitegen's own fault, which a traceback shows best
+        where = f"the {'list item' if template.endswith('.html') else 'feed entry'} of {slug}"
+        raise SitegenError([template_errors.diagnostic(exc, renderer.env, renderer.root, template, where)]) from None
+
+
 class Outputs:
     """The steps that render: items, feed entries, citation pieces, pages."""
 
@@ -175,7 +192,7 @@ class Outputs:
         if ctx.get("paper", key[0]) is None:
             return ""
         ctx.get("template", "partials/item.html")
-        with self._renderer(ctx) as renderer:
+        with self._renderer(ctx) as renderer, _template_faults(renderer, "partials/item.html", key[0]):
             renderer._items.clear()  # the base class's cache: the engine's memo is the only one
             return str(Renderer.item(renderer, *key))
 
@@ -184,7 +201,7 @@ class Outputs:
         if paper is None:
             return ""
         ctx.get("template", "partials/feed-entry.xml")
-        with self._renderer(ctx) as renderer:
+        with self._renderer(ctx) as renderer, _template_faults(renderer, "partials/feed-entry.xml", key[0]):
             renderer._items.clear()
             return str(Renderer.feed_entry(renderer, paper, key[1]))
 
