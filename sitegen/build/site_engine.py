@@ -257,7 +257,7 @@ class SiteEngine:
         self.hashes.update(digests)
         self.plan, self.static = plan, static
         change.written, change.removed = sorted(digests), sorted(gone)
-        change.warnings = self._warnings(update)
+        change.warnings = self._warnings(update) if update is not None else []
         return change
 
     def _warnings(self, update: Update | None) -> list[Diagnostic]:
