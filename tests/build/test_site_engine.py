@@ -103,7 +103,10 @@ def test_a_notes_edit_renders_only_its_paper_page(tmp_path: Path) -> None:
     paper = sorted((root / "content/papers").glob("*.md"))[3]
     paper.write_text(paper.read_text() + "\nA new thought.\n")
     change = engine.update([paper])
-    assert change.written == [f"papers/{paper.stem}/index.html"]
+    page = f"papers/{paper.stem}/index.html"
+    assert page in change.written
+    assert not [out for out in change.written if out.endswith(".html") and out != page], "no listing shows notes"
+    assert all(out.endswith((".xml", ".json")) for out in change.written if out != page)  # feeds carry notes
     pages = [k for k in engine.engine.memo.records if k[0] == "page"]
     assert len(pages) == len(engine.plan)
 
