@@ -38,6 +38,8 @@ TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a 
 CONFIG = frozenset({"config"})
 CONTENTS = frozenset({"config", "entries"})  # shows something of every entry
 WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json")
+# An author's or a tag's papers for reference managers: (file name, kind suffix: `author-bib`, `tag-ris`, ...)
+CITATION_FILES = (("papers.bib", "bib"), ("papers.ris", "ris"), ("papers.json", "json"))
 
 
 @dataclass(frozen=True)
@@ -161,14 +163,16 @@ def authors_index(site: Site) -> PageSpec:
 
 
 def author_specs(site: Site, author: Author, entries: Tokens) -> list[PageSpec]:
-    """An author's page, feed and BibTeX file."""
+    """An author's page, feed and citation files (BibTeX, RIS, CSL-JSON)."""
     deps = CONFIG | entries(author.papers) | {f"profile:{author.slug}"}
     shape = (author.name, author.papers, author.profile)
     top = author.papers[:TOPIC_FEED_SIZE]
+    route = layout.author(author.slug)
     return [PageSpec(author_page(author.slug), "author", author.slug, "author.html", deps, shape),
-            PageSpec(f"{layout.author(author.slug)}feed.xml", "author-feed", author.slug, "feed.xml",
-                     CONFIG | entries(top), (author.name, top)),
-            PageSpec(f"{layout.author(author.slug)}papers.bib", "author-bib", author.slug, "", deps, shape)]
+            PageSpec(f"{route}feed.xml", "author-feed", author.slug, "feed.xml", CONFIG | entries(top),
+                     (author.name, top)),
+            *(PageSpec(f"{route}{name}", f"author-{kind}", author.slug, "", deps, shape)
+              for name, kind in CITATION_FILES)]
 
 
 def tags_index(site: Site) -> PageSpec:
@@ -178,14 +182,14 @@ def tags_index(site: Site) -> PageSpec:
 
 
 def tag_specs(site: Site, tag: Tag, entries: Tokens) -> list[PageSpec]:
-    """A tag's page, feed and BibTeX file."""
+    """A tag's page, feed and citation files (BibTeX, RIS, CSL-JSON)."""
     deps = CONFIG | entries(tag.papers)
     shape = (tag.name, tag.papers, tag.related)
     top = tag.papers[:TOPIC_FEED_SIZE]
     route = layout.tag(tag.slug)
     return [PageSpec(f"{route}index.html", "tag", tag.slug, "tag.html", deps, shape),
             PageSpec(f"{route}feed.xml", "tag-feed", tag.slug, "feed.xml", CONFIG | entries(top), (tag.name, top)),
-            PageSpec(f"{route}papers.bib", "tag-bib", tag.slug, "", deps, shape)]
+            *(PageSpec(f"{route}{name}", f"tag-{kind}", tag.slug, "", deps, shape) for name, kind in CITATION_FILES)]
 
 
 def categories_index(site: Site) -> PageSpec:
@@ -333,12 +337,14 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     for slug in authors:
         route = layout.author(slug)
         yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,
-                    "feed.xml"), (f"{route}papers.bib", "author-bib", slug, ""))
+                    "feed.xml"))
+        yield from ((f"{route}{name}", f"author-{kind}", slug, "") for name, kind in CITATION_FILES)
     yield "tags/index.html", "tags", "", "tags.html"
     for slug in tags:
         route = layout.tag(slug)
         yield from ((f"{route}index.html", "tag", slug, "tag.html"), (f"{route}feed.xml", "tag-feed", slug,
-                    "feed.xml"), (f"{route}papers.bib", "tag-bib", slug, ""))
+                    "feed.xml"))
+        yield from ((f"{route}{name}", f"tag-{kind}", slug, "") for name, kind in CITATION_FILES)
     yield "categories/index.html", "categories", "", "categories.html"
     yield from ((category_page(slug), "category", slug, "tag.html") for slug in categories)
     yield "timeline/index.html", "timeline", "", "timeline.html"

@@ -13,6 +13,7 @@ from ..content.loader import AuthorProfile
 from ..model.model import Author, Site, Tag
 from ..model.routes import PageSpec
 from . import paper_links
+from .words import counted
 
 if TYPE_CHECKING:
     from .render import Renderer
@@ -82,7 +83,8 @@ def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, An
         family = author.name.split()[-1] if author.name.split() else "#"
         initial = family[0].upper()
         letters[initial if initial.isalpha() and initial.isascii() else "#"].append(author)
-    return {"title": "Authors", "description": f"{len(site.authors)} authors of the papers on {site.config.title}.",
+    return {"title": "Authors",
+            "description": f"{counted(len(site.authors), 'author')} of the papers on {site.config.title}.",
             "letters": sorted(letters.items()), "feed_url": "feed.xml"}
 
 
@@ -93,7 +95,7 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             "profile_category": categories.display_name(author.profile.category)
             if author.profile and author.profile.category else "",
             "profile_links": profile_links(author.name, author.profile),
-            "feed_url": f"authors/{author.slug}/feed.xml"}
+            "feed_url": f"authors/{author.slug}/feed.xml", "citation_files": citation_files(f"authors/{author.slug}/")}
 
 
 # (profile field, link label, address of the profile with the field's value as its last segment)
@@ -123,7 +125,7 @@ def _person(name: str) -> str:
 def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     topics = sorted((t for t in site.tags if not t.is_category), key=lambda t: (-len(t.papers), t.name.casefold()))
     largest = max((len(t.papers) for t in site.tags), default=1)
-    return {"title": "Tags", "description": f"{len(site.tags)} topics of the papers on {site.config.title}.",
+    return {"title": "Tags", "description": f"{counted(len(site.tags), 'topic')} of the papers on {site.config.title}.",
             "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml"}
 
 
@@ -132,13 +134,23 @@ def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         tag: Tag = next(c for c in site.categories if c.slug == spec.key)
         related_tag = site.tag_index.get(tag.slug)
         feed = f"tags/{tag.slug}/feed.xml" if related_tag else "feed.xml"
-        bib = f"tags/{tag.slug}/papers.bib" if related_tag else None
+        files = citation_files(f"tags/{tag.slug}/") if related_tag else ()
     else:
         tag = site.tag_index[spec.key]
-        feed, bib = f"tags/{tag.slug}/feed.xml", f"tags/{tag.slug}/papers.bib"
+        feed, files = f"tags/{tag.slug}/feed.xml", citation_files(f"tags/{tag.slug}/")
     heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
     return {"title": heading, "description": f"Papers tagged {tag.name} on {site.config.title}.",
-            "tag": tag, "items": r.items(tag.papers, root), "feed_url": feed, "bib_url": bib}
+            "tag": tag, "items": r.items(tag.papers, root), "feed_url": feed,
+            "bib_url": files[0][1] if files else None, "citation_files": files}
+
+
+# An author's or a tag's papers for reference managers (routes.CITATION_FILES), as linked beside their feed
+CITATION_LABELS = (("papers.bib", "BibTeX"), ("papers.ris", "RIS"), ("papers.json", "CSL-JSON"))
+
+
+def citation_files(route: str) -> tuple[tuple[str, str], ...]:
+    """(label, path from the site root) of each citation file of an author's or a tag's papers."""
+    return tuple((label, f"{route}{name}") for name, label in CITATION_LABELS)
 
 
 def _categories(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -159,7 +171,7 @@ def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     index = [y.slug for y in site.years]
     i = index.index(year.slug)
     return {"title": f"Papers of {year.label}" if year.year else "Undated papers",
-            "description": f"{len(year.papers)} papers from {year.label} on {site.config.title}.",
+            "description": f"{counted(len(year.papers), 'paper')} from {year.label} on {site.config.title}.",
             "year": year, "months": months, "undated": undated,
             "newer": site.years[i - 1] if i > 0 else None,
             "older": site.years[i + 1] if i + 1 < len(site.years) else None, "feed_url": "feed.xml"}

@@ -22,7 +22,7 @@ from ..content.cache import CACHE_DIR
 from ..content.config import SiteConfig
 from ..model.model import Paper, Site
 from ..model.routes import PageSpec
-from . import feeds, fragments, pages, paper_links, template_errors
+from . import feeds, fragments, pages, paper_links, template_errors, words
 from .buffered import Environment
 from .outputs import citations, data
 from .template_cache import TemplateCache
@@ -61,6 +61,7 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
     )
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
+    env.filters["counted"] = words.counted  # {{ n|counted("paper") }}: "1 paper", "2 papers"
     return env
 
 
@@ -147,6 +148,10 @@ class Renderer:
             "cite-json": lambda s: citations.csl_json([self.site.papers[s.key]], self.site.config).encode(),
             "author-bib": lambda s: self._bibliography(self.site.author_index[s.key].papers),
             "tag-bib": lambda s: self._bibliography(self.site.tag_index[s.key].papers),
+            "author-ris": lambda s: self._ris_file(self.site.author_index[s.key].papers),
+            "tag-ris": lambda s: self._ris_file(self.site.tag_index[s.key].papers),
+            "author-json": lambda s: self._csl_file(self.site.author_index[s.key].papers),
+            "tag-json": lambda s: self._csl_file(self.site.tag_index[s.key].papers),
             "reading-list-bib": lambda s: self._joined("bib", citations.bib_entry, b"", b"\n", b"", b""),
             "reading-list-ris": lambda s: self._joined("ris", citations.ris_entry, b"", b"", b"", b""),
             "reading-list-json": lambda s: self._joined("csl", citations.csl_line, b"[\n", b",\n", b"\n]\n",
@@ -268,6 +273,14 @@ class Renderer:
                 if slug not in self._bib and (piece := previous.get(slug)) is not None:
                     self._bib[slug] = str(piece, "utf-8")
         return citations.bibtex_of(slugs, self.site.papers, self.site.config, self._bib).encode()
+
+    def _ris_file(self, slugs: tuple[str, ...]) -> bytes:
+        """An .ris file of these papers, each record made once per renderer (and shared with reading-list.ris)."""
+        return citations.ris_of(slugs, self.site.papers, self.site.config, self._ris).encode()
+
+    def _csl_file(self, slugs: tuple[str, ...]) -> bytes:
+        """A CSL-JSON file of these papers, each line made once per renderer (and shared with reading-list.json)."""
+        return citations.csl_json_of(slugs, self.site.papers, self.site.config, self._csl).encode()
 
     def render(self, spec: PageSpec) -> bytes | bytearray:
         """The bytes of one output file; template errors name the template file and line."""

@@ -301,12 +301,19 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
 
 def ris(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
     """An .ris file, the format EndNote, Zotero and Mendeley all import."""
+    listed = list(papers)
+    return ris_of([paper.slug for paper in listed], {paper.slug: paper for paper in listed}, config, cache)
+
+
+def ris_of(slugs: Iterable[str], papers: Mapping[str, Paper], config: SiteConfig,
+           cache: dict[str, str] | None = None) -> str:
+    """As `ris`, for papers named by slug: a paper whose record is in `cache` is not read."""
     cache = {} if cache is None else cache
     parts = []
-    for paper in papers:
-        text = cache.get(paper.slug)
+    for slug in slugs:
+        text = cache.get(slug)
         if text is None:
-            text = cache[paper.slug] = ris_entry(paper, config)
+            text = cache[slug] = ris_entry(papers[slug], config)
         parts.append(text)
     return "".join(parts)
 
@@ -350,6 +357,19 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
 def csl_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
     """A CSL-JSON array (pandoc --bibliography, Zotero import); `lines` caches each item by slug."""
     return json_lines(papers, lambda p: csl_item(p, config), lines)
+
+
+def csl_json_of(slugs: Iterable[str], papers: Mapping[str, Paper], config: SiteConfig,
+                lines: dict[str, str] | None = None) -> str:
+    """As `csl_json`, for papers named by slug: a paper whose line is in `lines` is not read."""
+    lines = {} if lines is None else lines
+    rows = []
+    for slug in slugs:
+        row = lines.get(slug)
+        if row is None:
+            row = lines[slug] = csl_line(papers[slug], config)
+        rows.append(row)
+    return "[\n" + ",\n".join(rows) + "\n]\n" if rows else "[]\n"
 
 
 def csl_line(paper: Paper, config: SiteConfig) -> str:
