@@ -11,21 +11,21 @@ versions, template watching, durable writes), never in how a page is made.
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..common.digest import of as output_digest
 from ..common.errors import Diagnostic, Report, relpath
 from ..common.fsutil import StagedFiles
 from ..content.cache import EntryCache
 from ..content.loader import load_entries, slug_of
 from ..model import layout
 from ..model.routes import STATIC_PREFIX, PageSpec
-from ..publish.writer import journal_for, staged
+from ..publish.writer import Stage, journal_for, staged, stale_count
 from .engine.graph import Engine, Update
-from .engine.memo import Key
+from .engine.memo import ABSENT, Key, Memo
 from .steps.outputs import GONE, Outputs, PageKey
 from .steps.sources import Loaded, Sources, input_keys
 from .steps.structure import Built, Structure
@@ -47,6 +47,10 @@ class EngineChange:
     warnings: list[Diagnostic] = field(default_factory=list)
     full: bool = False  # everything rendered again and swapped in (settings, theme folders)
     deferred: int = 0  # outputs left pending, to be written right after the reload (see `waiting`)
+    stage: Stage | None = None  # a full build's staging record: what it wrote, linked unchanged, and their stats
+    stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # an update's written files: (size, mtime_ns)
+    removed_count: int = 0  # a full build's: files of the output it replaced that it no longer has
+    kinds: Counter[str] = field(default_factory=Counter)  # a full build's files by kind of page ("static" too)
 
     @property
     def css_only(self) -> bool:
@@ -59,21 +63,33 @@ class SiteEngine:
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
                  asset_versions: bool = True, watch_templates: bool = False, durable: bool = True,
-                 on_request: frozenset[str] = frozenset(), write_later: bool = False):
+                 on_request: frozenset[str] = frozenset(), write_later: bool = False, memo: Memo | None = None):
         self.root, self.output, self.durable = root.absolute(), output, durable
         # The preview's policy: kinds of file written only when asked for (the whole-list
         # downloads), and, after an entry edit, every page but the edited papers' own left
         # pending until the browser has been told to reload.
         self.on_request, self.write_later = on_request, write_later
         self.pending: dict[str, PageKey] = {}
+        self.jobs: int | None = None  # render processes of a full build (None: one per core)
         self._unapplied: set[Path] = set()  # the files of an update that failed, applied with the next one
         self.cache = EntryCache(self.root)
         sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions)
         self.outputs = Outputs(self.root)
-        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps())
-        self.hashes: dict[str, str] = {}  # output path -> digest of what it holds, as this engine wrote it
+        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps(), memo)
+        # Asked before anything is renamed into the output: raises when the output is not as the
+        # last build left it (a new `sitegen build` checks it in another process meanwhile); the
+        # files it stages carry `staging_marker`, which that check passes over.
+        self.before_writing: Callable[[], None] = lambda: None
+        self.staging_marker = ""
+        # Called with a full build's stage before it is swapped in (`sitegen build` indexes it for search there)
+        self.finishing: Callable[[Stage], object] = lambda stage: None
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
+        records = self.engine.memo.records  # a memo from disk: the output as the last build left it
+        if (plan := records.get(("plan", None))) is not None and plan.value is not ABSENT:
+            self.plan = {row[0]: row for row in plan.value}
+        if (static := records.get(("static", None))) is not None and static.value is not ABSENT:
+            self.static = static.value
         self._listed: dict[Key, tuple[object, frozenset[str]]] = {}  # a folder's listing as a set, by listing
 
     # -- the whole site -------------------------------------------------------------
@@ -96,12 +112,16 @@ class SiteEngine:
                 render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
                 for name, path in static.items():
                     stage.copy(f"{STATIC_PREFIX}{name}", path)
+                change.removed_count = stale_count(self.output, stage.files)
+                self.finishing(stage)
         self.pending = {}
         change.rendered = len(plan)
-        change.written = sorted(out for out, sha in stage.digests.items() if self.hashes.get(out) != sha)
-        change.removed = sorted(set(self.hashes) - set(stage.digests))
+        change.kinds.update(row[1] for row in rows)
+        change.kinds["static"] += len(static)
+        change.written = sorted(stage.digests)
+        change.stage = stage
         change.warnings = self._warnings(None)
-        self.hashes, self.plan, self.static = dict(stage.digests), plan, static
+        self.plan, self.static = plan, static
         return change
 
     full = build  # what the preview calls it
@@ -122,28 +142,31 @@ class SiteEngine:
                 self.engine.seed(("entry", entry.source_path), Loaded(entry, ()), [(("file", entry.source_path), key)])
 
     # -- after edits --------------------------------------------------------------
-    def update(self, changed: Iterable[Path]) -> EngineChange:
+    def update(self, changed: Iterable[Path], inputs: Iterable[Key] = (), everything: bool = False) -> EngineChange:
         """Bring the output up to date after these files changed (created, edited or deleted).
 
+        `inputs`: input keys known to have moved besides (a theme file outside the root).
         All or nothing: a failure leaves the memo, the output and what is pending as they were.
         Settings and theme folders reach every page: their update renders the site again,
-        staged and swapped in, as a build does.
+        staged and swapped in, as a build does; so does `everything` (an output not as left).
         """
         # the files of a failed update are still changed: the memo was left as it was before them
         changed = sorted({path if path.is_absolute() else self.root / path for path in changed} | self._unapplied)
         self._unapplied = set(changed)
         keys, every = self._inputs(changed)
-        if not keys:
+        keys |= {k for k in inputs if k in self.engine.memo.records}
+        every = every or everything
+        if not keys and not everything:
             self._unapplied = set()
             return EngineChange()
         environment = self.engine.memo.records.get(("environment", None))
-        if environment is not None and any(k[0] == "template_file" for k in keys):
+        if environment is not None and environment.value is not ABSENT and any(k[0] == "template_file" for k in keys):
             environment.value.cache.clear()  # compiled before the edit; each template read is recorded
             self.outputs.renderer.forget_templates()
         with self.engine.transaction():
             if every:
                 self.engine.update(sorted(keys, key=repr), defer=lambda key: key[0] == "page")
-                change = self.build()
+                change = self.build(self.jobs)
             else:
                 change = self._update(keys, changed)
         self._unapplied = set()
@@ -154,8 +177,9 @@ class SiteEngine:
         update = self.engine.update(sorted(keys, key=repr), defer)
         plan = {row[0]: row for row in self.engine.get("plan")}
         static: dict[str, Path] = self.engine.get("static")
+        moved = set(update.changed)  # a page that ran and came out as it was is not written again
         fresh: dict[str, bytes] = {key[1][0]: data for key, data in update.values.items()  # type: ignore[index]
-                                   if key[0] == "page"}
+                                   if key[0] == "page" and key in moved}
         pending = dict(self.pending)
         for _, row in update.deferred:
             pending[row[0]] = row  # type: ignore[index,assignment]
@@ -237,26 +261,24 @@ class SiteEngine:
                update: Update | None) -> EngineChange:
         """Rename in the pages whose bytes changed and the static files, remove what left the plan."""
         change = EngineChange(rendered=len(fresh))
-        files = StagedFiles(self.durable, "", journal_for(self.output) if self.durable else None)
-        digests: dict[str, str] = {}
+        files = StagedFiles(self.durable, self.staging_marker, journal_for(self.output) if self.durable else None)
         outgoing = {out: data for out, data in fresh.items() if out in plan and data is not GONE}
         if static is not self.static:
             outgoing |= {f"{STATIC_PREFIX}{name}": path.read_bytes() for name, path in static.items()}
             gone |= {f"{STATIC_PREFIX}{name}" for name in set(self.static) - set(static)}
         for out, data in sorted(outgoing.items()):
-            digest = output_digest(data)
-            if self.hashes.get(out) == digest and (self.output / out).exists():
-                continue
             (self.output / out).parent.mkdir(parents=True, exist_ok=True)
             files.add(self.output / out, data)
-            digests[out] = digest
+        if outgoing or gone:
+            self.before_writing()
         files.commit(self.output / out for out in sorted(gone))
         for out in sorted(gone):
-            self.hashes.pop(out, None)
             _prune_empty(self.output / out, self.output)
-        self.hashes.update(digests)
+        for out in outgoing:
+            st = os.stat(self.output / out)
+            change.stats[out] = (st.st_size, st.st_mtime_ns)
         self.plan, self.static = plan, static
-        change.written, change.removed = sorted(digests), sorted(gone)
+        change.written, change.removed = sorted(outgoing), sorted(gone)
         change.warnings = self._warnings(update) if update is not None else []
         return change
 

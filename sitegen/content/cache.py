@@ -264,6 +264,14 @@ def _restored(entry: Entry) -> Entry:
     return dataclasses.replace(entry, sources=_untag_dates(entry.sources)) if entry.sources else entry
 
 
+def storable(entry: Entry) -> Entry:
+    """The entry with its sources' dates tagged, as it is stored (a source field may hold any scalar)."""
+    return dataclasses.replace(entry, sources=_tag_dates(entry.sources)) if entry.sources else entry
+
+
+restored = _restored  # a stored entry as it was before `storable`
+
+
 def _encoded(entries: dict[str, Entry]) -> bytes:
     """A shard: its header line, then each entry's JSON on a line of its own (JSON has no raw line breaks)."""
     keys = sorted(entries)

@@ -23,7 +23,7 @@ class AuthorProfile:
     papers: int | None = None
     citations: int | None = None
     novelty_percent: int | None = None
-    ai_score: float | None = None
+    ai_score: int | float | None = None  # as written: a 55 shows as 55, not 55.0
     affiliation: str | None = None
     homepage: str | None = None
     aliases: tuple[str, ...] = ()

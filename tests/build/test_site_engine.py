@@ -157,3 +157,40 @@ def test_a_build_across_workers_equals_one_process_and_its_memo_serves_later_edi
     assert items and all(isinstance(engine.engine.memo.records[k].value, str) for k in items)
     engine.update(apply(root, op))
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean2")
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(OPS, min_size=1, max_size=5))
+def test_builds_in_new_processes_with_the_memo_on_disk_equal_a_clean_build(
+        pristine: Path, ops: list[tuple[str, int, int]]) -> None:
+    """The build policy: each build opens the memo the last one saved, finds the changed files by their stats,
+    and writes in place only what changed; the output always equals a clean build."""
+    from sitegen.build.persisted import run_build
+
+    work = Path(tempfile.mkdtemp(prefix="engine-"))
+    try:
+        root = work / "site"
+        shutil.copytree(pristine, root)
+        run_build(root, work / "out", None, False, 1)
+        for op in ops:
+            apply(root, op)
+            _, full = run_build(root, work / "out", None, False, 1)
+            assert full == (op[0] == "config") or op[0] in ("css", "template")  # settings render it all
+            assert tree_bytes(work / "out") == _clean(root, work / "clean"), op
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def test_an_output_edited_by_hand_makes_the_next_build_render_everything(tmp_path: Path) -> None:
+    from sitegen.build.persisted import run_build
+
+    root = copy_site(tmp_path / "site", papers=ALL)
+    run_build(root, tmp_path / "out", None, False, 1)
+    (tmp_path / "out" / "index.html").write_text("edited by hand")
+    (tmp_path / "out" / "stray.html").write_text("added by hand")
+    apply(root, ("title", 1, 2))
+    _, full = run_build(root, tmp_path / "out", None, False, 1)
+    assert full
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+    _, full = run_build(root, tmp_path / "out", None, False, 1)
+    assert not full

@@ -58,6 +58,8 @@ class Structure:
                  digest),
             simple("order", lambda site: site.order),
             simple("recent", lambda site: site.recent),
+            simple("queue", lambda site: site.queue),
+            simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
             simple("pages", lambda site: site.pages, str),
             simple("authors", lambda site: site.authors, _authors_fingerprint),
             simple("tags", lambda site: site.tags),
@@ -115,7 +117,18 @@ class Structure:
         return Built(patch.site, patch, previous.profiles, (), uuid.uuid4().hex)
 
     def paper(self, ctx: Context, slug: str) -> Paper | None:
-        """The paper as the model places it, with its entry as it now reads (notes and all)."""
+        """The paper as the model places it, with its entry as it now reads (notes and all).
+
+        When only its entry moved (the model did not: a notes or abstract edit), the last
+        result takes the new entry without the model being read, which a new process would
+        otherwise make from every entry.
+        """
+        previous = ctx.previous
+        if isinstance(previous, Paper) and ctx.moved == {("entry", previous.entry.source_path)}:
+            ctx.carry()
+            entry = ctx.get("entry", previous.entry.source_path).value
+            if isinstance(entry, Entry) and entry.slug == slug:
+                return replace(previous, entry=entry)
         paper = ctx.get("site").site.papers.get(slug)
         if paper is None:
             return None
@@ -134,7 +147,7 @@ class Structure:
         """
         authors, tags, categories, years = (ctx.get("slugs", k) for k in ("authors", "tags", "categories", "years"))
         return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
-                                 ctx.get("config").domain))
+                                 ctx.get("config").domain, ctx.get("queued")))
 
 
 def _category(site: Site, slug: str) -> Tag | None:
@@ -150,9 +163,9 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     parts: dict[str, set[str]] = {"paper": patch.papers, "author": patch.authors, "tag": patch.tags,
                                   "category": categories, "year": patch.years}
     # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
-    views = {"order": patch.moved, "recent": patch.moved, "pages": False, "authors": bool(patch.authors),
-             "tags": bool(patch.tags), "categories": bool(patch.categories), "years": bool(patch.years),
-             "slugs": True}
+    views = {"order": patch.moved, "recent": patch.moved, "queue": patch.moved, "queued": False, "pages": False,
+             "authors": bool(patch.authors), "tags": bool(patch.tags), "categories": bool(patch.categories),
+             "years": bool(patch.years), "slugs": True}
 
     def reached(reader: Key) -> bool:
         touched = parts.get(reader[0])

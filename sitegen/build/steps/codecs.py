@@ -1,0 +1,63 @@
+"""How each step's value is saved in the memo on disk (msgpack through msgspec), or that it is not.
+
+A value not saved (the model, the Jinja environment, an author with its co-author network)
+is made again when a step reads it. Entries are stored with their sources' dates tagged, as
+the entry cache stores them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from ...common.errors import Diagnostic
+from ...content.cache import restored, storable
+from ...content.config import SiteConfig
+from ...content.loader import AuthorProfile, Entry
+from ...model.model import Paper, Tag, Year
+from ..engine.memo import ABSENT, Key
+from .sources import Loaded
+
+# step -> the type its saved value decodes to (steps not named here are not saved)
+TYPES: dict[str, Any] = {
+    "file": str, "folder": tuple[str, ...], "template_file": str, "template_names": tuple[str, ...],
+    "template": str, "config": SiteConfig, "assets": dict[str, str], "static": dict[str, str],
+    "entry": tuple[Entry | None, tuple[Diagnostic, ...]], "row": tuple[Entry | None, tuple[Diagnostic, ...]],
+    "profile": tuple[AuthorProfile | None, tuple[Diagnostic, ...]],
+    "paper": Paper | None, "tag": Tag | None, "category": Tag | None, "year": Year | None,
+    "order": tuple[str, ...], "recent": tuple[str, ...], "slugs": tuple[str, ...], "pages": int,
+    "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
+    "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
+}
+
+
+def encode(key: Key, value: Any) -> Any:
+    """A value as the memo saves it, or ABSENT for a step whose values are made again instead."""
+    step = key[0]
+    if step not in TYPES:
+        return ABSENT
+    if step in ("entry", "row", "profile"):
+        found = value.value
+        return [storable(found) if isinstance(found, Entry) else found, value.problems]
+    if step == "paper" and value is not None:
+        return replace(value, entry=storable(value.entry))
+    if step == "static":
+        return {name: str(path) for name, path in value.items()}
+    return value
+
+
+def decode(key: Key, saved: Any) -> Any:
+    """A saved value back as its step made it."""
+    step = key[0]
+    value = msgspec.convert(saved, TYPES[step], strict=False)
+    if step in ("entry", "row", "profile"):
+        found, problems = value
+        return Loaded(restored(found) if isinstance(found, Entry) else found, problems)
+    if step == "paper" and value is not None:
+        return replace(value, entry=restored(value.entry))
+    if step == "static":
+        return {name: Path(path) for name, path in value.items()}
+    return value
