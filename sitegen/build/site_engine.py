@@ -14,10 +14,12 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..common.errors import Diagnostic, Report, relpath
+from ..common.forked import Forked
 from ..common.fsutil import StagedFiles
 from ..content.cache import EntryCache
 from ..content.loader import load_entries, slug_of
@@ -104,6 +106,7 @@ class SiteEngine:
         change = EngineChange(full=True)
         with self.engine.transaction():
             self._prefetch(jobs)
+            saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, waited for below
             rows = self.engine.get("plan")
             plan = {row[0]: row for row in rows}
             static: dict[str, Path] = self.engine.get("static")
@@ -114,6 +117,7 @@ class SiteEngine:
                     stage.copy(f"{STATIC_PREFIX}{name}", path)
                 change.removed_count = stale_count(self.output, stage.files)
                 self.finishing(stage)
+                saver.result()
         self.pending = {}
         change.rendered = len(plan)
         change.kinds.update(row[1] for row in rows)
@@ -125,6 +129,7 @@ class SiteEngine:
         return change
 
     full = build  # what the preview calls it
+
 
     def _prefetch(self, jobs: int | None) -> None:
         """Entries the memo lacks, read and parsed across processes as `load_content` does, then seeded.
@@ -296,6 +301,12 @@ class SiteEngine:
 
     def shown(self, path: Path) -> str:
         return relpath(path, self.root)
+
+
+def _save_entries(cache: EntryCache) -> bool:
+    """The entry cache, for the next process (its own parse of 10,000 entries takes seconds)."""
+    cache.save()
+    return True
 
 
 def _prune_empty(path: Path, stop: Path) -> None:
