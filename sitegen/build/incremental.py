@@ -123,7 +123,8 @@ def resigned(signature: str, profiles: Iterable[AuthorProfile], site: model.Site
 
 def _signature_row(e: Entry, drafts: bool) -> tuple[Any, ...]:
     """What `list_signature` covers of one entry besides its cite-key base."""
-    return e.slug, e.source_path, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts, e.sources
+    return (e.slug, e.source_path, e.date, e.added, e.authors, e.tags, e.category, e.draft and not drafts, e.sources,
+            e.status)  # the status puts a paper in the reading queue or takes it out
 
 
 def same_rows(edits: Iterable[tuple[Entry, Entry]], drafts: bool) -> bool:
@@ -324,6 +325,8 @@ class SiteState:
             site = model.build_site(self.cfg, content, self.drafts, report=report, root=self.root)
             if "list" in tokens:  # links and cite keys are part of the signature: unchanged, none moved
                 tokens |= _relinked(previous_site, site)
+            if previous_site is not None and bool(previous_site.queue) != bool(site.queue):
+                tokens.add("config")  # the reading queue came or went, and with it a link on every page
         if any(t.startswith("entry:") for t in tokens):
             tokens.add("entries")
         static = static_files(self.root, self.cfg.theme) if "static" in kinds else self.static
@@ -542,10 +545,11 @@ class SiteState:
 
         A paper's list item, citations and records follow from its entry and its links
         (`routes.paper_look`); a paper whose links changed carries an `entry:` token too.
+        Its record in papers.json and its full-text feed entry show its notes too.
         """
         previous = self._caches
         if previous and not ("config" in tokens or "template" in kinds):
-            renderer.adopt(previous, {t.removeprefix("entry:") for t in tokens if t.startswith("entry:")})
+            renderer.adopt(previous, {t.split(":", 1)[1] for t in tokens if t.startswith(("entry:", "notes:"))})
         self._caches = renderer.caches()
 
     def _kind(self, path: Path, paths: site_config.Paths) -> str:

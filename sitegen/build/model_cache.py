@@ -47,6 +47,7 @@ class _Saved(msgspec.Struct):
     key: str
     order: list[str]
     recent: list[int]
+    queue: list[int]  # the reading queue
     cite_bases: dict[str, str]  # in slug order, as `model.cite_bases` makes it
     cite_keys: list[str]  # in the order of `order`
     marks: list[str]  # each paper's fingerprint (see fragments.fingerprint), in the order of `order`
@@ -116,6 +117,7 @@ def save(root: Path, site: model.Site, key: str) -> None:
         marks = {slug: fingerprint(paper) for slug, paper in papers.items()}
     saved = _Saved(
         version=__version__, key=key, order=list(site.order), recent=list(map(at, site.recent)),
+        queue=list(map(at, site.queue)),
         cite_bases=site.cite_bases, cite_keys=list(map(cite_keys.__getitem__, site.order)),
         marks=list(map(marks.__getitem__, site.order)),
         unlisted={slug: list(unlisted[slug]) for slug in site.order if slug in unlisted},
@@ -224,6 +226,7 @@ def _site(saved: _Saved, config: SiteConfig, entries: Mapping[str, Entry], profi
                   for year, places, months in saved.years)
     return model.Site(
         config=config, papers=papers, order=tuple(order), recent=tuple(map(at, saved.recent)),
+        queue=tuple(map(at, saved.queue)),
         authors=authors, tags=tags, categories=categories, years=years,
         pages=model.page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=saved.cite_bases, network=network,

@@ -1,17 +1,19 @@
 """Re-render the page of a paper whose notes alone changed, in a new process, without the model.
 
-A notes edit changes one output file: the paper's own page (only it depends on
-`notes:<slug>` in the render plan). Loading 10,000 entries and rebuilding the model
-to render that page costs seconds, so every build also remembers each paper's place
-in the site, as plain JSON in `.sitegen-cache/papers/`: its author, tag and category
-links, cite key and neighbours in time. A notes edit then renders the page from the
-entry, its two neighbours and that record.
+A notes edit changes the paper's own page, its line of papers.json and its entries in
+the full-text feeds that list it (what depends on `notes:<slug>` in the render plan).
+Loading 10,000 entries and rebuilding the model to render those costs seconds, so every
+build also remembers each paper's place in the site, as plain JSON in
+`.sitegen-cache/papers/`: its author, tag and category links, cite key and neighbours in
+time. A notes edit then renders the page from the entry, its two neighbours and that record.
 
 Before trusting this partial site, the page is rendered once more as it was before the
 edit and compared with the file on disk. A theme that reads anything else from the
 site (a count of all papers, say) gives different bytes, and the build takes the
 model-based path instead; so does any doubt (no record, a record of another build,
-a warning in the entry, an output file touched by hand).
+a warning in the entry, an output file touched by hand). In papers.json and the feeds,
+the paper's old line and entries, rendered again, must each be found once, and are
+replaced by the new ones.
 """
 
 from __future__ import annotations
@@ -34,16 +36,20 @@ from ..common.fsutil import StagedFiles, write_atomic
 from ..content.cache import CACHE_DIR, EntryCache
 from ..content.config import SiteConfig
 from ..content.loader import Entry, load_entry, same_front_matter, slug_of
-from ..model import model
+from ..model import layout, model
 from ..model.routes import PageSpec, paper_page
 from ..publish.writer import journal_for
+from ..render.feeds import FULL_TEXT
 from ..render.fragments import fingerprint
+from ..render.outputs.data import paper_line
 from ..render.render import Renderer, asset_hashes, make_environment
 from ..render.theme import static_files
 
 RECORDS = "papers"  # a folder of shards under .sitegen-cache/
 STATE = "signature.json"  # in that folder: the list signature the records were saved under
 MAX_FILES = 20  # more changed entries than this are not a quick edit
+# The feeds whose entries show a paper's notes (feeds.FULL_TEXT), by output path
+NOTES_FEEDS = {"feed": "feed.xml", "recent-feed": "recent/feed.xml", "queue-feed": f"{layout.QUEUE}feed.xml"}
 
 
 def _shard(slug: str) -> str:
@@ -219,6 +225,11 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
             pages[spec.output] = Renderer(_partial_site(config, [after, *around]), env, root,
                                           renderer_assets).render(spec)
             marks[new.slug] = fingerprint(after)
+            renderers = [Renderer(_partial_site(config, [p]), env, root, renderer_assets) for p in (before, after)]
+            if not _swap_lists(output, pages, [paper_line(p, config) for p in (before, after)],
+                               [r.feed_entry(p, True) for r, p in zip(renderers, (before, after), strict=True)],
+                               config.absolute(before.route)):
+                return None
     except (SitegenError, LookupError, OSError, ValueError, TypeError, AttributeError):
         return None  # any failure of the partial site means: take the ordinary path, which reports it
     written, unchanged, rows = [], [], {}
@@ -240,6 +251,30 @@ def patch(root: Path, output: Path, config: SiteConfig, changed: list[Path], sav
     for _, new in edits:
         cache.put(table[new.source_path][0], new)
     return Patched(written, unchanged, rows, marks)
+
+
+def _swap_lists(output: Path, pages: dict[str, bytes | bytearray], lines: list[str], entries: list[str],
+               url: str) -> bool:
+    """Put a paper's new line into papers.json and its new entry into the full-text feeds that list it.
+
+    `lines` and `entries` are the (old, new) line and entry; each old one must be in its file
+    once, as the last build wrote it. False when it is not (a theme whose feed shows more of the
+    site than the paper, a file edited by hand): the caller then takes the model-based path.
+    """
+    swaps = [("papers.json", *lines)]
+    for name in (NOTES_FEEDS[kind] for kind in FULL_TEXT):
+        if name in pages or (output / name).is_file():
+            swaps.append((name, *entries))
+    for name, old, new in swaps:
+        data = pages.get(name) or (output / name).read_bytes()
+        before, after = old.encode("utf-8"), new.encode("utf-8")
+        count = data.count(before)
+        if count == 0 and name != "papers.json" and url.encode("utf-8") not in data:
+            continue  # a feed not listing the paper
+        if count != 1:
+            return False
+        pages[name] = data.replace(before, after) if before != after else data
+    return True
 
 
 def _notes_only(old: Entry, new: Entry) -> bool:

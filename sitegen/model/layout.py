@@ -8,8 +8,9 @@ things claim one route (`collisions`), so no two files can share an output path.
 from __future__ import annotations
 
 # sitegen's own pages and folders, which nothing named in the content may take
-RESERVED = ("authors/", "categories/", "page/", "pagefind/", "papers/", "recent/", "search/", "static/", "tags/",
-            "timeline/")
+QUEUE = "queue/"  # the reading queue's page and feed
+RESERVED = ("authors/", "categories/", "page/", "pagefind/", "papers/", QUEUE, "recent/", "search/", "static/",
+            "tags/", "timeline/")
 
 
 def home(number: int) -> str:

@@ -28,6 +28,8 @@ from . import collisions, layout
 MAX_COAUTHORS = 30  # a prolific author has thousands; the page lists the closest ones
 MAX_TOPICS = 15
 RELATED_TAGS = 8
+# The reading queue: papers being read, then those waiting to be read (an entry's `status`)
+QUEUE_STATUSES = ("reading", "to-read")
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")
 
@@ -161,11 +163,17 @@ class Site:
     categories: tuple[Tag, ...]
     years: tuple[Year, ...]
     pages: int = 1
+    queue: tuple[str, ...] = ()  # the reading queue (see `queue_order`)
     author_index: dict[str, Author] = field(default_factory=dict)
     tag_index: dict[str, Tag] = field(default_factory=dict)
     # What `model_patch` needs to patch the site after an edit without building it again.
     cite_bases: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # slug order
     network: Network | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def queued(self) -> bool:
+        """Whether the reading queue has a page: what the menu of every page shows of it."""
+        return bool(self.queue)
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
@@ -221,7 +229,7 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     authors = _authors(entries, network, author_slugs, content.profiles)
     tags = _tags(entries, tag_slugs)
     site = Site(
-        config=config, papers=papers, order=order, recent=recent_order(entries),
+        config=config, papers=papers, order=order, recent=recent_order(entries), queue=queue_order(entries),
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases, network=network,
@@ -297,6 +305,16 @@ def recent_order(entries: list[Entry]) -> tuple[str, ...]:
     added = [e for e in entries if e.added]
     added.sort(key=lambda e: e.added or dt.date.min, reverse=True)  # stable: keeps newest-first ties
     return tuple(e.slug for e in added)
+
+
+def queue_order(entries: list[Entry]) -> tuple[str, ...]:
+    """Slugs of the papers being read, then of those to read, each group in the site's order (newest first)."""
+    return tuple(e.slug for status in QUEUE_STATUSES for e in entries if e.status == status)
+
+
+def queue_key(entry: Entry, position: int) -> tuple[int, int]:
+    """The place of a queued entry in `queue_order`, given its place in the site's order."""
+    return QUEUE_STATUSES.index(entry.status or ""), position
 
 
 def _authors(entries: list[Entry], network: Network, slugs: dict[str, str],

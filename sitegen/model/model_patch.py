@@ -38,8 +38,8 @@ class SitePatch:
     tags: set[str]  # slugs of tags whose papers or related tags changed
     categories: set[str]
     years: set[str]  # slugs of years whose papers changed
-    same_files: bool  # no author, tag, category or year appeared or vanished: the same output files
-    moved: bool  # the order or the recently-added list changed
+    same_files: bool  # no author, tag, category or year appeared or vanished, nor the reading queue: the same files
+    moved: bool  # the order, the recently-added list or the reading queue changed
     undo: Callable[[], None]  # puts the co-author network shared with the previous Site back as it was
 
 
@@ -118,6 +118,9 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     # By date added, ties in the site's order: it can only move when one of them did.
     if tuple(order) != site.order or any(old[slug].added != e.added for slug, e in edited.items()):
         recent = _recent(site.recent, order, edited, entry)
+    queue = site.queue
+    if any(status in model.QUEUE_STATUSES for slug, e in edited.items() for status in (old[slug].status, e.status)):
+        queue = _queue(site.queue, order, edited, entry)
 
     # Authors on an edited paper whose rows (names, tags) are as before keep their co-authors and topics.
     same_rows = {slug for slug, e in edited.items()
@@ -143,15 +146,16 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         + [model.make_year(number, [entry(s) for s in papers_]) for number, papers_ in year_lists.items() if papers_],
         key=lambda y: model.year_sort_key(y.year)))
     patched = replace(
-        site, papers=new_papers, order=tuple(order), recent=recent, authors=authors, tags=tags,
+        site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, authors=authors, tags=tags,
         categories=new_categories, years=new_years,
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
     return SitePatch(patched, set(changed_papers), relinked, changed_authors, changed_tags,
                      {c for c, papers_ in category_lists.items() if papers_},
-                     {y.slug for y in new_years if y.year in year_lists}, same_files,
-                     patched.order != site.order or patched.recent != site.recent, undo)
+                     {y.slug for y in new_years if y.year in year_lists},
+                     same_files and bool(queue) == bool(site.queue),  # the queue's page and feed come and go
+                     patched.order != site.order or patched.recent != site.recent or queue != site.queue, undo)
 
 
 def _recent(recent: tuple[str, ...], order: list[str], edited: Mapping[str, Entry],
@@ -171,6 +175,21 @@ def _recent(recent: tuple[str, ...], order: list[str], edited: Mapping[str, Entr
     kept = [slug for slug in recent if slug not in edited]
     for slug in sorted(edited):
         if edited[slug].added:
+            kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
+    return tuple(kept)
+
+
+def _queue(queue: tuple[str, ...], order: list[str], edited: Mapping[str, Entry],
+           entry: Callable[[str], Entry]) -> tuple[str, ...]:
+    """`model.queue_order` after the edit: as `_recent`, the edited papers taken out and put back."""
+    position = {slug: i for i, slug in enumerate(order)}
+
+    def key(slug: str) -> tuple[int, int]:
+        return model.queue_key(entry(slug), position[slug])
+
+    kept = [slug for slug in queue if slug not in edited]
+    for slug in sorted(edited):
+        if edited[slug].status in model.QUEUE_STATUSES:
             kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
     return tuple(kept)
 

@@ -105,6 +105,11 @@ class Tokens:
         return frozenset(map(self._get, slugs))
 
 
+def notes(slugs: Iterable[str]) -> frozenset[str]:
+    """`notes:<slug>` dependencies: of the files showing these papers' notes (pages, full-text feeds, papers.json)."""
+    return frozenset(f"notes:{slug}" for slug in slugs)
+
+
 def plan(site: Site) -> tuple[PageSpec, ...]:
     """Every page of the site, in a stable order."""
     entries = Tokens(site)
@@ -218,13 +223,31 @@ def timeline_specs(site: Site, entries: Tokens, only: set[str] | None = None) ->
 
 
 def list_specs(site: Site, entries: Tokens) -> list[PageSpec]:
-    """Pages showing the newest or recently added papers, or every paper."""
+    """Pages showing the newest or recently added papers, the reading queue, or every paper.
+
+    The full-text feeds and papers.json carry the papers' notes as well.
+    """
     recent, newest, shown = site.recent[:FEED_SIZE], site.order[:FEED_SIZE], site.recent[:RECENT_SIZE]
     return [PageSpec("recent/index.html", "recent", "", "recent.html", CONFIG | entries(shown),
                      (shown, len(site.recent), len(site.order))),
-            PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", CONFIG | entries(recent), (recent,)),
-            PageSpec("feed.xml", "feed", "", "feed.xml", CONFIG | entries(newest), (newest,)),
-            *(PageSpec(name, name.replace(".", "-"), "", "", CONTENTS, (site.order,)) for name in WHOLE_LIST_FILES)]
+            PageSpec("recent/feed.xml", "recent-feed", "", "feed.xml", CONFIG | entries(recent) | notes(recent),
+                     (recent,)),
+            *queue_specs(site, entries),
+            PageSpec("feed.xml", "feed", "", "feed.xml", CONFIG | entries(newest) | notes(newest), (newest,)),
+            *(PageSpec(name, name.replace(".", "-"), "", "",
+                       CONTENTS | notes(site.order) if name == "papers.json" else CONTENTS, (site.order,))
+              for name in WHOLE_LIST_FILES)]
+
+
+def queue_specs(site: Site, entries: Tokens) -> list[PageSpec]:
+    """The reading queue's page and feed, while any paper is being read or waiting to be."""
+    if not site.queue:
+        return []
+    top = site.queue[:FEED_SIZE]
+    return [PageSpec(f"{layout.QUEUE}index.html", "queue", "", "queue.html", CONFIG | entries(site.queue),
+                     (site.queue,)),
+            PageSpec(f"{layout.QUEUE}feed.xml", "queue-feed", "", "feed.xml", CONFIG | entries(top) | notes(top),
+                     (top,))]
 
 
 def sitemap_spec(site: Site) -> PageSpec:
@@ -244,7 +267,10 @@ def html_pages(site: Site) -> Iterator[str]:
     yield from (category_page(c.slug) for c in site.categories)
     yield "timeline/index.html"
     yield from (year_page(y.slug) for y in site.years)
-    yield from ("recent/index.html", "search/index.html")
+    yield "recent/index.html"
+    if site.queue:
+        yield f"{layout.QUEUE}index.html"
+    yield "search/index.html"
 
 
 def respecs(site: Site, patch: SitePatch, previous: Site | None = None) -> list[PageSpec]:
@@ -322,8 +348,9 @@ Row = tuple[str, str, str, str]  # (output, kind, key, template)
 
 
 def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], categories: Iterable[str],
-         years: Iterable[str], pages: int, domain: str | None) -> Iterator[Row]:
-    """Every output file of a site with these papers, author, tag, category and year slugs, in plan order.
+         years: Iterable[str], pages: int, domain: str | None, queue: bool = False) -> Iterator[Row]:
+    """Every output file of a site with these papers, author, tag, category and year slugs, in plan order
+    (`queue`: whether the reading queue has any paper, and so a page and a feed).
 
     What a page shows is recorded when it renders; this says only which files there are
     and how each is made (`plan` gives the same files with what each depends on).
@@ -349,8 +376,11 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     yield from ((category_page(slug), "category", slug, "tag.html") for slug in categories)
     yield "timeline/index.html", "timeline", "", "timeline.html"
     yield from ((year_page(slug), "year", slug, "year.html") for slug in years)
-    yield from (("recent/index.html", "recent", "", "recent.html"), ("recent/feed.xml", "recent-feed", "", "feed.xml"),
-                ("feed.xml", "feed", "", "feed.xml"))
+    yield from (("recent/index.html", "recent", "", "recent.html"), ("recent/feed.xml", "recent-feed", "", "feed.xml"))
+    if queue:
+        yield from ((f"{layout.QUEUE}index.html", "queue", "", "queue.html"),
+                    (f"{layout.QUEUE}feed.xml", "queue-feed", "", "feed.xml"))
+    yield "feed.xml", "feed", "", "feed.xml"
     yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
     yield from (("search/index.html", "search", "", "search.html"), ("sitemap.xml", "sitemap", "", "sitemap.xml"),
                 ("404.html", "404", "", "404.html"), ("robots.txt", "robots", "", ""),

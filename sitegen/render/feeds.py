@@ -1,7 +1,8 @@
-"""Atom feeds: the whole list, recently added, and one per tag and per author.
+"""Atom feeds: the whole list, recently added, the reading queue, and one per tag and per author.
 
 Ids are stable tag URIs built from the paper's slug, and `updated` comes from the
 content (the newest date in the feed), so rebuilding never changes a feed's bytes.
+The full-text feeds (the first three) carry each paper's notes too, as HTML content.
 """
 
 from __future__ import annotations
@@ -10,13 +11,17 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from markupsafe import escape
+
 from ..content.config import SiteConfig
 from ..content.mathtext import plain_text
+from ..model import layout
 from ..model.model import Paper, Site
 from ..model.routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
 
 NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
 SUMMARY_SIZE = 280  # characters of the abstract in the entries of tag and author feeds, as in page lists
+FULL_TEXT = ("feed", "recent-feed", "queue-feed")  # feeds whose entries hold the whole abstract and the notes
 
 
 def entry_id(paper: Paper) -> str:
@@ -37,16 +42,26 @@ def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str
     """What the feed-entry partial sees: the same for every feed, so it is rendered once per paper.
 
     Title and summary are plain text: feed readers show TeX as written and drop or mangle MathML,
-    so `$O(n^2)$` goes as `O(n²)` (the page itself has the MathML).
+    so `$O(n^2)$` goes as `O(n²)` (the page itself has the MathML). In full text, a paper with
+    notes has them as HTML content after the abstract (a reader shows the content in place of
+    the summary), relative links resolved against the paper's page (`xml:base`).
     """
     e = paper.entry
+    summary = plain_text(e.abstract, None if full_text else SUMMARY_SIZE)
     return {
         "item": {"paper": paper, "id": entry_id(paper), "url": config.absolute(paper.route),
-                 "title": plain_text(e.title), "summary": plain_text(e.abstract, None if full_text else SUMMARY_SIZE),
+                 "title": plain_text(e.title), "summary": summary,
+                 "content": notes_content(summary, e.notes_html) if full_text and e.notes_html else "",
                  "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
                  "published": f"{paper.entry.date.isoformat()}T00:00:00Z" if paper.entry.date else None},
         "full_text": full_text,
     }
+
+
+def notes_content(abstract: str, notes_html: str) -> str:
+    """An entry's HTML content: the abstract (as text, as in the summary), then the curator's notes."""
+    lead = f"<p>{escape(abstract)}</p>\n" if abstract else ""
+    return f"{lead}<h2>Notes</h2>\n{notes_html}"
 
 
 def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
@@ -60,9 +75,11 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
         slugs, title, alt = tag.papers, f"{cfg.title}: {tag.name}", f"tags/{tag.slug}/"
     elif spec.kind == "recent-feed":
         slugs, title, alt = site.recent, f"{cfg.title}: recently added", "recent/"
+    elif spec.kind == "queue-feed":
+        slugs, title, alt = site.queue, f"{cfg.title}: reading queue", layout.QUEUE
     else:
         slugs, title, alt = site.order, cfg.title, ""
-    full = spec.kind in ("feed", "recent-feed")
+    full = spec.kind in FULL_TEXT
     papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
     updated = max(map(_updated, papers), default=_EPOCH)
     return {

@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
+from ..model import layout
 from ..model.model import Author, Site, Tag
 from ..model.routes import PageSpec
 from . import paper_links
@@ -21,10 +22,17 @@ if TYPE_CHECKING:
 HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
 NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
        ("recent/", "Recently added"), ("search/", "Search"))
+QUEUE_NAV = (layout.QUEUE, "Reading queue")  # in the menu, before Search, while the queue has a page
 # The link of NAV marked as the current section on each kind of page (`section` in templates)
 SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "tags": "tags/", "tag": "tags/",
             "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
-            "recent": "recent/", "search": "search/"}
+            "recent": "recent/", "queue": layout.QUEUE, "search": "search/"}
+QUEUE_GROUPS = (("reading", "Reading now"), ("to-read", "To read"))  # the queue page's sections
+
+
+def nav(site: Site) -> tuple[tuple[str, str], ...]:
+    """The menu of every page: (route, label), with the reading queue while it has a page."""
+    return (*NAV[:-1], QUEUE_NAV, NAV[-1]) if site.queued else NAV
 
 
 def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -191,6 +199,15 @@ def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             "feed_url": "recent/feed.xml"}
 
 
+def _queue(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The papers being read, then those to read, each group newest first."""
+    groups = [(status, label, [s for s in site.queue if site.papers[s].entry.status == status])
+              for status, label in QUEUE_GROUPS]
+    return {"title": "Reading queue", "description": f"Papers being read or waiting to be read on {site.config.title}.",
+            "groups": [(status, label, r.items(slugs, root)) for status, label, slugs in groups if slugs],
+            "total": len(site.queue), "feed_url": f"{layout.QUEUE}feed.xml"}
+
+
 def _simple(title: str) -> Any:
     def build(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         return {"title": title, "description": site.config.description, "feed_url": "feed.xml"}
@@ -200,6 +217,7 @@ def _simple(title: str) -> Any:
 BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
+    "queue": _queue,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(out.removesuffix("index.html"))
                                                      for out in spec.shape]},

@@ -338,7 +338,7 @@ class Renderer:
             "asset": lambda path: f"{root}static/{path}?v={self.assets.get(path, '0')}",
             "page_url": self.site.config.absolute(spec.url),
             "kind": spec.kind,
-            "nav": pages.NAV,
+            "nav": pages.nav(self.site),
             "section": pages.SECTIONS.get(spec.kind),
         }
         if spec.kind.endswith("feed"):

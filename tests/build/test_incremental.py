@@ -71,6 +71,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         target.write_text(target.read_text() + f"\nNote {b} with *emphasis* and $x^{b}$.\n")
     elif kind == "abstract" and target:
         _replace_field(target, "abstract", f"'Abstract {b} with $x<{b}$ & more.'")
+    elif kind == "status" and target:  # into the reading queue, within it, or out of it
+        _replace_field(target, "status", ("to-read", "reading", "read")[b % 3])
     elif kind == "added" and target:
         _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
     elif kind == "new":
@@ -97,8 +99,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 
 OPS = st.tuples(
-    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "added", "new", "delete",
-                     "rename", "template", "config", "css"]),
+    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "status", "added", "new",
+                     "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 

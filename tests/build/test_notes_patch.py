@@ -39,6 +39,13 @@ def _no_model_path(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(build_module, "_full", refuse)
 
 
+def _notes_files(entry: Path) -> list[str]:
+    """What a notes edit rewrites: the paper's page, its line of papers.json and its entries in the full-text
+    feeds (all eight papers are in the newest fifty, and those with a date added in the recently added)."""
+    recent = ["recent/feed.xml"] if "\nadded: " in entry.read_text(encoding="utf-8") else []
+    return sorted(["feed.xml", "papers.json", f"papers/{entry.stem}/index.html", *recent])
+
+
 def _clean(root: Path, folder: Path) -> dict[str, bytes]:
     build(root, folder, search=False, use_cache=False)
     return tree_bytes(folder)
@@ -51,8 +58,8 @@ def site(tmp_path: Path) -> Path:
     return root
 
 
-def test_notes_edit_rewrites_only_the_paper_page(site: Path, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_notes_edit_rewrites_only_the_files_that_show_the_notes(site: Path, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     public = tmp_path / "public"
     before = _mtimes(public)
     entry = _entry(site)
@@ -60,9 +67,31 @@ def test_notes_edit_rewrites_only_the_paper_page(site: Path, tmp_path: Path,
     with monkeypatch.context() as patched:
         _no_model_path(patched)
         result = build(site, public, search=False)
-    assert result.written == 1
+    assert result.written == len(_notes_files(entry)) == 4
     after = _mtimes(public)
-    assert [path for path in after if after[path] != before.get(path)] == [f"papers/{entry.stem}/index.html"]
+    assert sorted(path for path in after if after[path] != before.get(path)) == _notes_files(entry)
+    assert tree_bytes(public) == _clean(site, tmp_path / "clean")
+
+
+def test_a_feed_not_as_this_theme_renders_it_is_rebuilt_from_the_model(site: Path, tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The paper's old entry must be in each feed listing it as rendered again: else the model path writes it."""
+    public, entry = tmp_path / "public", _entry(site)
+    feed = public / "feed.xml"
+    link = f'/papers/{entry.stem}/"/>'
+    assert feed.read_text(encoding="utf-8").count(link) == 1
+    feed.write_text(feed.read_text(encoding="utf-8").replace(link, link.replace('"/>', '" />')), encoding="utf-8")
+    _append_note(entry, "A note.")
+    calls: list[int] = []
+    real = build_module._incremental
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "_incremental", counting)
+    build(site, public, search=False)
+    assert calls
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
 
 
@@ -144,7 +173,7 @@ def test_a_notes_edit_after_a_front_matter_edit_is_still_patched(site: Path, tmp
     _append_note(_entry(site, 2), "A note after the front-matter edit.")
     with monkeypatch.context() as patched:
         _no_model_path(patched)
-        assert build(site, public, search=False).written == 1
+        assert build(site, public, search=False).written == len(_notes_files(_entry(site, 2)))
     assert tree_bytes(public) == _clean(site, tmp_path / "clean")
 
 

@@ -179,9 +179,9 @@ def _loaded_fingerprint(loaded: Loaded) -> str:
 
 
 def row_of(entry: Entry) -> tuple[Any, ...]:
-    """What the model's structure is made of, of one entry: order, groups, cite-key base, routes."""
+    """What the model's structure is made of, of one entry: order, groups, the reading queue, cite-key base, routes."""
     return (entry.slug, entry.source_path, entry.title, entry.date, entry.added, entry.authors, entry.tags,
-            entry.category, entry.draft, entry.sources, model.cite_base(entry))
+            entry.category, entry.draft, entry.sources, entry.status, model.cite_base(entry))
 
 
 def _row_fingerprint(loaded: Loaded) -> str:

@@ -1,4 +1,4 @@
-"""`papers.json`: every entry's front matter as JSON, for other tools."""
+"""`papers.json`: every entry's front matter and notes as JSON, for other tools."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from ...content.config import SiteConfig
 from ...content.loader import Entry
 from ...model.model import Paper
 
-_SKIP = {"source_path", "notes", "title_html", "abstract_html", "summary_html", "notes_html", "notes_text",
+_SKIP = {"source_path", "title_html", "abstract_html", "summary_html", "notes_html", "notes_text",
          "digest", "body_line"}
 
 
 def entry_record(entry: Entry) -> dict[str, Any]:
-    """The entry's fields as JSON-ready values; empty ones left out."""
+    """The entry's fields as JSON-ready values, the notes as their Markdown; empty ones left out."""
     record: dict[str, Any] = {}
     for f in fields(entry):
         if f.name in _SKIP:
@@ -27,6 +27,8 @@ def entry_record(entry: Entry) -> dict[str, Any]:
             value = dict(value)
         elif f.name == "sources":
             value = [dict(s) for s in value]
+        elif f.name == "notes":
+            value = value.strip()
         if value in (None, (), [], {}, False, ""):
             continue
         record[f.name] = value
@@ -68,8 +70,8 @@ def json_lines(papers: Iterable[Paper], item: Callable[[Paper], Any], lines: dic
 def papers_json(papers: Iterable[Paper], config: SiteConfig, lines: dict[str, str] | None = None) -> str:
     """A JSON array of every paper's front matter, newest first, each with its page URL.
 
-    The curator's notes stay out: they are the Markdown body, not front matter, and
-    leaving them out keeps a notes edit to one page. `lines`: as in `json_lines`.
+    The curator's notes come as written (Markdown, `notes`): the source, which a tool can
+    render as it likes, as `abstract` is the abstract as written. `lines`: as in `json_lines`.
     """
     return json_lines(papers, lambda p: paper_record(p, config), lines)
 
