@@ -28,6 +28,7 @@ from sitegen.content.cache import CACHE_DIR, EntryCache
 from sitegen.content.loader import Content, load_content
 from sitegen.model import model, routes
 from sitegen.render.render import Rendered, Renderer
+from sitegen.serve.serve import ON_REQUEST, preview_state
 
 from ..site_factory import copy_site, edit_cached_entry, tree_bytes
 
@@ -119,18 +120,26 @@ def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ops=st.lists(OPS, min_size=1, max_size=6))
-def test_incremental_equals_full_build(pristine: Path, ops: list[tuple[str, int, int]]) -> None:
-    """`sitegen build`'s in-place updates (the preview's, on the engine: tests/build/test_site_engine.py)."""
+@given(ops=st.lists(st.tuples(OPS, st.booleans()), min_size=1, max_size=6), versions=st.booleans())
+def test_incremental_equals_full_build(pristine: Path, ops: list[tuple[tuple[str, int, int], bool]],
+                                       versions: bool) -> None:
     work = Path(tempfile.mkdtemp(prefix="inc-"))
     try:
         root = work / "site"
         shutil.copytree(pristine, root)
-        state = SiteState(root, work / "incremental")
+        # without asset versions, as the preview keeps its site (pages other than the edited
+        # paper's written after the reload, whole-list downloads on request)
+        state = SiteState(root, work / "incremental") if versions else \
+            preview_state(root, work / "incremental", work / "scratch")
         state.full()
-        for op in ops:
+        for op, settle in ops:
             state.update(apply(root, op))
-        fresh = SiteState(root, work / "fresh")
+            if settle:  # the preview writes what waits before the next edit, unless that edit comes first
+                state.flush(state.waiting())
+        assert versions or all(spec.kind in ON_REQUEST for spec in state.pending.values()) or not all(
+            settle for _, settle in ops[-1:])
+        state.flush()  # what a request for each pending file does
+        fresh = SiteState(root, work / "fresh", asset_versions=versions)
         fresh.full()
         assert tree_bytes(work / "incremental") == tree_bytes(work / "fresh")
     finally:
@@ -468,6 +477,81 @@ def test_a_rebuild_keeps_the_slug_of_an_entry_whose_file_name_is_not_one(tmp_pat
     _replace_field(other, "title", "'Retitled beside an oddly named file'")
     build(root, tmp_path / "public", search=False)
     assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_downloads_left_pending_are_written_as_the_site_stands_after_a_failed_edit(tmp_path: Path) -> None:
+    """A failed edit may leave pieces of itself in the renderer's caches; pending downloads must not show them."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    state = preview_state(root, tmp_path / "out", tmp_path / "scratch")
+    state.full()
+    first, second = _papers(root)[1], _papers(root)[4]
+    _replace_field(first, "title", "'A first title edit'")
+    state.update([first])
+    assert state.pending, "the downloads wait for a request"
+    template = root / "themes/default/templates/paper.html"  # the edited paper's page: rendered in the update
+    good_template, good_second = template.read_text(), second.read_text()
+    template.write_text(good_template.replace("{% block main %}", "{% block main %}{{ no_such_variable }}", 1))
+    _replace_field(second, "title", "'A title edit that fails'")
+    with pytest.raises(SitegenError):
+        state.update([second])  # the preview reloads templates as it renders: the paper's page fails
+    template.write_text(good_template)
+    state.flush()
+    second.write_text(good_second)
+    clean = _clean_build(root, tmp_path / "clean")
+    for name in routes.WHOLE_LIST_FILES:
+        assert (tmp_path / "out" / name).read_bytes() == (clean / name).read_bytes(), name
+
+
+def test_the_preview_writes_an_edited_papers_page_first_and_the_rest_after(tmp_path: Path) -> None:
+    """The update renders the edited paper's own page; its other pages wait, unchanged on disk, for `flush`."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    out = tmp_path / "out"
+    state = preview_state(root, out, tmp_path / "scratch")
+    state.full()
+    edited = _papers(root)[2]
+    _replace_field(edited, "title", "'Written first'")
+    slug = next(e.slug for e in state.entries.values() if e.source_path.endswith(edited.name))
+    authors = [a.slug for a in state.site.papers[slug].authors]
+    before = {f: (out / f).read_bytes() for f in (routes.author_page(a) for a in authors)}
+    change = state.update([edited])
+    assert change.written == [routes.paper_page(slug)], "only the edited paper's own page before the reload"
+    assert "Written first" in (out / routes.paper_page(slug)).read_text()
+    waiting = state.waiting()
+    assert change.deferred == len(waiting) > 0 and set(before) <= set(waiting)
+    assert not set(waiting) & set(routes.WHOLE_LIST_FILES), "downloads still wait for a request"
+    assert {f: (out / f).read_bytes() for f in before} == before, "not written yet"
+    written = state.flush(waiting).written
+    assert set(before) <= set(written) and not state.waiting()
+    assert all("Written first" in (out / f).read_text() for f in before)
+    state.flush()
+    assert tree_bytes(out) == tree_bytes(_clean_preview(root, tmp_path / "clean"))
+
+
+def test_a_page_that_fails_after_the_reload_stays_pending_until_it_renders(tmp_path: Path) -> None:
+    """A template that fails only on the edited data fails in `flush`: the old page stays, the error names the line."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    out = tmp_path / "out"
+    state = preview_state(root, out, tmp_path / "scratch")
+    state.full()
+    item = root / "themes/default/templates/partials/item.html"
+    good = item.read_text()
+    item.write_text(good + "{% if 'EXPLODE' in e.title %}{{ no_such_variable }}{% endif %}\n")
+    state.update([item])  # no paper's title has it yet: every listing renders
+    edited = _papers(root)[2]
+    _replace_field(edited, "title", "'EXPLODE on the listings'")
+    change = state.update([edited])
+    assert change.deferred and change.written, "the paper's own page shows no list item of itself"
+    tags = [f for f in state.waiting() if f.startswith("tags/") and f.endswith("index.html")]
+    before = (out / tags[0]).read_bytes()
+    with pytest.raises(SitegenError) as failed:
+        state.flush(tags[:1])
+    assert "themes/default/templates/partials/item.html:" in str(failed.value.diagnostics[0].format())
+    assert tags[0] in state.waiting() and (out / tags[0]).read_bytes() == before
+    item.write_text(good)
+    state.update([item])
+    state.flush()
+    assert not state.pending
+    assert tree_bytes(out) == tree_bytes(_clean_preview(root, tmp_path / "clean"))
 
 
 def test_a_rebuild_in_place_amends_the_table_of_outputs_instead_of_rewriting_it(
