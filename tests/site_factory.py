@@ -46,3 +46,30 @@ def edit_cached_entry(root: Path, key: str, field: str, value: object) -> None:
     lines[at] = json.dumps(entry).encode()
     header["lengths"] = [len(line) for line in lines[:-1]]
     shard.write_bytes(b"\n".join([json.dumps(header).encode(), *lines]))
+
+
+# A curator's marks on papers at the top of the home page, the compilers tag and Ahan Gupta's page: one paper
+# being read, others to read, read or skimmed, some rated (file stem -> (status, rating)), for the list pages'
+# badges and the reading queue.
+CURATED = {
+    "autosp-unlocking-long-context-llm-training-via-compiler": ("reading", 4),
+    "statesmix-online-lossless-compression-via-mamba-state-space": ("to-read", None),
+    "flashattention-4-algorithm-and-kernel-pipelining-co-design": ("read", 5),
+    "vtc-dnn-compilation-with-virtual-tensors-for-data-movement": ("to-read", 3),
+    "tawa-automatic-warp-specialization-for-modern-gpus-with": ("skimmed", 2),
+    "x-moe-enabling-scalable-training-for-emerging-mixture-of": ("to-read", None),
+}
+
+
+def curate(root: Path, marks: dict[str, tuple[str | None, int | None]] = CURATED,
+           notes: dict[str, str] | None = None) -> None:
+    """Give entries (by file stem) a reading status and a rating, written into their front matter as a curator
+    would, and append `notes` (file stem -> Markdown) to their bodies."""
+    for stem, (status, rating) in marks.items():
+        path = root / "content" / "papers" / f"{stem}.md"
+        head, body = path.read_text(encoding="utf-8").split("\n", 1)
+        fields = (f"status: {status}\n" if status else "") + (f"rating: {rating}\n" if rating else "")
+        path.write_text(f"{head}\n{fields}{body}", encoding="utf-8")
+    for stem, text in (notes or {}).items():
+        path = root / "content" / "papers" / f"{stem}.md"
+        path.write_text(path.read_text(encoding="utf-8") + f"\n{text}\n", encoding="utf-8")

@@ -1,0 +1,60 @@
+"""Screenshots of the list pages, to look at after a change to the theme: `python -m tests.screenshots`.
+
+Builds the bundled reading list into a temporary folder, with a few papers marked as a curator
+would (a reading status and a rating: tests/site_factory.py, CURATED), serves it under /reading-list/ as GitHub
+Pages would, and saves what a 390×844 phone and a 1280×900 desktop show on arrival (light and dark)
+as tests/artifacts/screens/<page>-<width>-<scheme>.png; `--full-page` saves whole pages instead.
+For each screen it prints how many papers have their title above the fold (see `titles_above_fold`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+
+from sitegen.build.build import build
+from tests.site_factory import copy_site, curate
+from tests.support import ARTIFACTS_DIR, launch_chromium, open_page, screenshot, serve_directory
+from tests.support.browser import RecordedPage
+
+PAGES = {"home": "", "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/"}
+SCREENS = ((390, 844), (1280, 900))
+SCHEMES = ("light", "dark")
+# Papers whose title box lies wholly inside the first screen: the density a reader gets on arrival
+TITLES_ABOVE_FOLD = """() => [...document.querySelectorAll('.item-title')]
+    .filter(el => { const box = el.getBoundingClientRect(); return box.top >= 0 && box.bottom <= innerHeight; })
+    .length"""
+
+
+def titles_above_fold(page: RecordedPage) -> int:
+    """How many list items show their whole title before any scrolling."""
+    return int(page.evaluate(TITLES_ABOVE_FOLD))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=ARTIFACTS_DIR / "screens", help="folder for the PNG files")
+    parser.add_argument("--full-page", action="store_true", help="whole pages, not the first screen")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        root, output = copy_site(Path(tmp) / "site"), Path(tmp) / "public"
+        curate(root)
+        build(root, output, "https://example.github.io/reading-list/", search=False)
+        with serve_directory(output, "/reading-list/") as base_url, launch_chromium() as browser:
+            for name, route in PAGES.items():
+                if not (output / route / "index.html").is_file():
+                    print(f"{name}: no {route}index.html in this build")
+                    continue
+                for width, height in SCREENS:
+                    for scheme in SCHEMES:
+                        with open_page(browser, viewport={"width": width, "height": height},
+                                       color_scheme=scheme) as page:
+                            page.goto(base_url.url(route), wait_until="load")
+                            path = screenshot(page, f"{name}-{width}-{scheme}", full_page=args.full_page,
+                                              directory=args.out)
+                            print(f"{path}: {titles_above_fold(page)} titles above the fold")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The list pages in Chromium, on the bundled list with a few papers marked by a curator (tests/site_factory.py,
+CURATED): how many papers a first screen shows, the topics and years at the top of a phone's home page, the
+status and rating badges, axe-core, no sideways scrolling, and the reading status and rating as search filters.
+
+`python -m tests.screenshots` saves what these screens look like (see CONTRIBUTING.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sitegen.build.build import build
+from tests.screenshots import titles_above_fold
+from tests.support import RecordedPage, SiteURL, describe_violations, run_axe, serve_directory
+
+from .publish.test_search import READY, result_hrefs
+from .site_factory import copy_site, curate
+
+PAGES = {"home": "", "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/"}
+# (width, height) of a phone and of a desktop screen, and the papers whose title each must show before any scrolling
+SCREENS = {"phone": (390, 844, 2), "desktop": (1280, 900, 5)}
+SCHEMES = ("light", "dark")
+AUTOSP = "autosp-unlocking-long-context-llm-training-via-compiler"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteURL]:
+    """The curated copy, built with its search index and served under /reading-list/."""
+    root = copy_site(tmp_path_factory.mktemp("lists") / "site")
+    curate(root)
+    output = root.parent / "public"
+    build(root, output, "https://example.github.io/reading-list/")
+    with serve_directory(output, "/reading-list/") as base_url:
+        yield base_url
+
+
+def _open(page: RecordedPage, url: str, screen: str, scheme: str) -> None:
+    width, height, _ = SCREENS[screen]
+    page.set_viewport_size({"width": width, "height": height})
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    page.goto(url, wait_until="load")
+
+
+def _overflow(page: RecordedPage) -> list[str]:
+    """Elements reaching past the right edge of the viewport, but for those inside a row that scrolls sideways."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+            const width = document.documentElement.clientWidth, out = [];
+            for (const el of document.querySelectorAll('body *')) {
+                const box = el.getBoundingClientRect();
+                if (box.width && box.right > width + 1 && !el.closest('.table-scroll, pre, .chip-row')) {
+                    out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(box.right)}`);
+                }
+            }
+            if (document.documentElement.scrollWidth > width) out.unshift('page scrolls sideways');
+            return out.slice(0, 10);
+        }"""
+    )
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_home_pages_first_screen_shows_five_papers_on_a_desktop_and_two_on_a_phone(
+        page: RecordedPage, served: SiteURL, screen: str, scheme: str) -> None:
+    _open(page, served.url(""), screen, scheme)
+    assert titles_above_fold(page) >= SCREENS[screen][2]
+    page.assert_clean()
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_topics_and_years_are_at_the_top_of_a_phone_screen(page: RecordedPage, served: SiteURL, scheme: str) -> None:
+    _open(page, served.url(""), "phone", scheme)
+    boxes = page.evaluate("""() => ['#browse-topics', '#browse-years', '.item-title']
+        .map(s => document.querySelector(s).getBoundingClientRect().top)""")
+    assert boxes[0] < boxes[1] < boxes[2] < SCREENS["phone"][1]
+    # each is one row that scrolls sideways, and a link out of sight scrolls into view when it has the focus
+    row = page.locator("#browse-topics + .chip-row")
+    assert row.evaluate("el => el.scrollWidth > el.clientWidth")
+    page.locator("#browse-topics + .chip-row a.all").focus()
+    right = page.evaluate("() => document.activeElement.getBoundingClientRect().right")
+    assert right <= SCREENS["phone"][0]
+    page.assert_clean()
+
+
+def test_status_and_rating_badges_show_on_list_items(page: RecordedPage, served: SiteURL) -> None:
+    _open(page, served.url(""), "desktop", "light")
+    item = page.locator(f"article.item:has(a[href='papers/{AUTOSP}/'])")
+    assert item.locator(".status").inner_text() == "Reading"
+    assert item.locator(".rating").is_visible()
+    assert item.locator(".rating .visually-hidden").inner_text() == "rated 4 of 5"
+    summary = item.locator(".item-summary")
+    line = float(summary.evaluate("el => parseFloat(getComputedStyle(el).lineHeight)"))
+    assert summary.evaluate("el => el.getBoundingClientRect().height") <= 2 * line + 1  # two lines of the abstract
+    page.assert_clean()
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_list_pages_pass_axe_and_fit_phones(page: RecordedPage, served: SiteURL, name: str) -> None:
+    for screen, scheme in (("phone", "light"), ("desktop", "dark"), ("phone", "dark")):
+        _open(page, served.url(PAGES[name]), screen, scheme)
+        violations = run_axe(page)
+        assert violations == [], f"{name}, {screen}, {scheme}: " + describe_violations(violations)
+        assert _overflow(page) == [], f"{name} on a {screen} scrolls sideways"
+    page.assert_clean()
+
+
+def test_search_filters_papers_by_reading_status_and_rating(page: RecordedPage, served: SiteURL) -> None:
+    page.goto(served.url("search/?status=to-read"))
+    page.wait_for_selector(READY)
+    queued = ["statesmix-online-lossless-compression-via-mamba-state-space",
+              "vtc-dnn-compilation-with-virtual-tensors-for-data-movement",
+              "x-moe-enabling-scalable-training-for-emerging-mixture-of"]
+    assert sorted(result_hrefs(page)) == [f"/reading-list/papers/{slug}/" for slug in queued]
+    assert page.locator("#search-reading-status").is_visible() and page.locator("#search-rating").is_visible()
+    page.locator("#search-reading-status").select_option("")
+    page.locator("#search-rating").select_option("5 of 5")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('rating') === '5 of 5'")
+    page.wait_for_selector(READY)
+    page.wait_for_function("() => document.querySelectorAll('a.result-link').length === 1")
+    assert result_hrefs(page) == ["/reading-list/papers/flashattention-4-algorithm-and-kernel-pipelining-co-design/"]
+    page.assert_clean()
+
+
+def test_a_list_without_statuses_offers_no_such_filters(page: RecordedPage, tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=6)
+    build(root, tmp_path / "public", "https://example.github.io/reading-list/")
+    with serve_directory(tmp_path / "public", "/reading-list/") as base_url:
+        page.goto(base_url.url("search/?q=memory"))
+        page.wait_for_selector(READY)
+        assert page.locator("#search-tag").is_visible()
+        assert not page.locator("#search-reading-status").is_visible()
+        assert not page.locator("#search-rating").is_visible()
+    page.assert_clean()
