@@ -7,6 +7,7 @@ sitegen code, so a bug in the loader or the model cannot hide itself.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from functools import cache
@@ -95,3 +96,20 @@ def committed_entries() -> dict[str, dict[str, Any]]:
 def entry_date(meta: dict[str, Any]) -> dt.date | None:
     value = meta.get("date")
     return value if isinstance(value, dt.date) else None
+
+
+# An arXiv category, as an entry's tags may name one: the site shows it as the paper's category, never as a tag
+ARXIV = re.compile(r"(?:cs|math|stat|eess|q-bio|q-fin|econ|physics)\.[A-Za-z-]+|quant-ph|hep-\w+|gr-qc|nucl-\w+",
+                   re.IGNORECASE)
+
+
+def topic_tags(meta: dict[str, Any]) -> list[str]:
+    """An entry's tags as its pages show them: without the arXiv categories."""
+    return [t for t in meta.get("tags") or [] if not ARXIV.fullmatch(t)]
+
+
+def as_shown(meta: dict[str, Any]) -> dict[str, Any]:
+    """Front matter as the site reads it: arXiv categories out of the tags, the first one the category if none is."""
+    tags = meta.get("tags") or []
+    category = meta.get("category") or next((t for t in tags if ARXIV.fullmatch(t)), None)
+    return {**meta, "tags": topic_tags(meta), **({"category": category} if category else {})}

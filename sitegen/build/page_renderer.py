@@ -10,6 +10,8 @@ again if ever read.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from ..model.routes import PageSpec
@@ -17,6 +19,12 @@ from .engine.graph import Engine
 from .engine.memo import ABSENT, Key, Record
 
 SHIPPED = frozenset({"item", "feed_entry", "piece"})  # steps whose values go back to the parent
+
+
+def _key(canonical: dict[Key, Key], step: str, argument: Any) -> Key:
+    """The one copy of a key as decoded (msgpack gives lists for tuples)."""
+    key: Key = (step, tuple(argument) if type(argument) is list else argument)
+    return canonical.setdefault(key, key)
 
 
 class _Papers:
@@ -34,6 +42,8 @@ class PageRenderer:
         self.site = _Papers(papers)
         self.stores = None
         self.digests: dict[str, str] = {}  # output -> digest of the bytes just rendered (the page's fingerprint)
+        self._keys: dict[Key, Key] = {key: key for key in engine.memo.records}  # each key kept once (see absorb)
+        self._text: dict[str, str] = {}
 
     def render(self, spec: PageSpec) -> bytes:
         key = ("page", (spec.output, spec.kind, spec.key, spec.template))
@@ -65,13 +75,16 @@ class PageRenderer:
         return msgspec.msgpack.encode(rows)
 
     def absorb(self, data: bytes) -> None:
-        """In the parent: keep a worker's records (two workers may both have made an item: the same record)."""
+        """In the parent: keep a worker's records (two workers may both have made an item: the same record).
+
+        Keys and fingerprints are kept once each, however many records read them: 1.5 million reads
+        at 10,000 papers, each decoded as new objects, held the preview at 1.2 GB.
+        """
         memo = self.engine.memo
-        records = memo.records
+        records, canonical, text = memo.records, self._keys, self._text
         for row in msgspec.msgpack.decode(data):
-            argument = row[1]
-            key: Key = (row[0], tuple(argument) if type(argument) is list else argument)
+            key = _key(canonical, row[0], row[1])
             if key in records and records[key].value is not ABSENT:
                 continue
-            reads = tuple(((r[0], tuple(r[1]) if type(r[1]) is list else r[1]), r[2]) for r in row[3])
-            memo.put(key, Record(row[2], reads, row[4] if len(row) > 4 else ABSENT))
+            reads = tuple((_key(canonical, r[0], r[1]), text.setdefault(r[2], r[2])) for r in row[3])
+            memo.put(key, Record(text.setdefault(row[2], row[2]), reads, row[4] if len(row) > 4 else ABSENT))

@@ -54,6 +54,26 @@ def expand(code: str) -> str | None:
     return None
 
 
+def is_category(name: str) -> bool:
+    """Whether a name is an arXiv category, written in any case ('cs.LG', 'cs.lg', 'quant-ph'), rather than a topic."""
+    spelled = canonical(name)
+    return expand(spelled) == spelled
+
+
+def topics(tags: tuple[str, ...], category: str | None) -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """An entry's tags without arXiv categories, which are shown as categories only: (topics, category, dropped).
+
+    A category tag becomes the entry's category when it has none; one naming its category
+    says nothing more; one naming another category is `dropped` (an entry has one category).
+    """
+    if not any(map(is_category, tags)):
+        return tags, category, ()
+    kept = tuple(t for t in tags if not is_category(t))
+    named = [t for t in tags if is_category(t)]
+    category = category or named[0]
+    return kept, category, tuple(t for t in named if canonical(t) != canonical(category))
+
+
 @lru_cache(maxsize=4096)
 def canonical(code: str) -> str:
     """arXiv's spelling of a category written in any case: 'cs.lg' -> 'cs.LG', 'physics.Comp-PH' -> 'physics.comp-ph'.

@@ -11,12 +11,22 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..common.errors import Diagnostic, Location, SitegenError
-from . import controls, frontmatter
+from . import categories, controls, frontmatter
 from .controls import shown
 
 CONFIG_FILE = "site.yaml"
 BASE_URL_ENV = "SITEGEN_BASE_URL"
 LANGUAGE = re.compile(r"^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$")
+
+
+@dataclass(frozen=True)
+class TagDetails:
+    """What site.yaml says of a topic tag: how to name it, what it is about, which words put papers in it."""
+
+    name: str
+    label: str = ""
+    description: str = ""
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -31,8 +41,13 @@ class SiteConfig:
     theme: str = "default"
     page_size: int = 20
     domain: str = ""  # custom domain for GitHub Pages (CNAME)
-    tags: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    tags: tuple[tuple[str, tuple[str, ...]], ...] = ()  # tag -> keywords, for the importer's tagger
     repository: str = ""
+    tag_details: tuple[TagDetails, ...] = ()  # every tag of site.yaml, in its order
+
+    def tag(self, name: str) -> TagDetails | None:
+        """What site.yaml says of this tag, if anything."""
+        return next((t for t in self.tag_details if t.name == name), None)
 
     @property
     def base_path(self) -> str:
@@ -124,8 +139,9 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
             problems.append(Diagnostic(where, "E008", f"'{key}' holds the control character {bad}",
                                        "remove it: control characters are invisible and break feeds and pages"))
         elif key == "tags":
-            tags, tag_problems = _tag_map(value, where)
-            values[key] = tags
+            details, tag_problems = _tag_map(value, where, lines)
+            values[key] = tuple((t.name, t.keywords) for t in details)
+            values["tag_details"] = details
             problems += tag_problems
         else:
             values[key] = value
@@ -140,35 +156,69 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
 
 
 def _control(value: Any) -> str | None:
-    """The first control character in a setting's text (its keys and items too), named as U+XXXX."""
-    texts = [value] if isinstance(value, str) else []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            texts += [str(key)] + ([item] if isinstance(item, str) else [i for i in item if isinstance(i, str)]
-                                   if isinstance(item, list) else [])
-    for text in texts:
+    """The first control character in a setting's text (its keys and items, at any depth), named as U+XXXX."""
+    for text in _texts(value):
         found = controls.first(text)
         if found is not None:
             return controls.name(found.group())
     return None
 
 
-TagMap = tuple[tuple[str, tuple[str, ...]], ...]
+def _texts(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (str(key), *_texts(item))]
+    return [text for item in value for text in _texts(item)] if isinstance(value, list) else []
 
 
-def _tag_map(value: Any, where: Location) -> tuple[TagMap, list[Diagnostic]]:
+TAG_FIELDS = {"label": str, "description": str, "keywords": list}
+TAG_EXAMPLE = "e.g. agents: {label: AI agents, description: Models that plan and call tools., keywords: [agent]}"
+
+
+def _tag_map(value: Any, where: Location,
+             lines: dict[str, int]) -> tuple[tuple[TagDetails, ...], list[Diagnostic]]:
+    """Each tag's keywords (`tag: [keyword, ...]`), or its label, description and keywords (`tag: {label: ...}`)."""
     problems: list[Diagnostic] = []
-    tags: list[tuple[str, tuple[str, ...]]] = []
-    for tag, keywords in value.items():
-        if isinstance(keywords, str):
-            keywords = [keywords]
+    tags: list[TagDetails] = []
+    for tag, setting in value.items():
+        at = Location(CONFIG_FILE, lines.get(f"tags/{tag}", where.line))
+        fields = setting if isinstance(setting, dict) else {"keywords": setting}
+        keywords = fields.get("keywords", [])
+        keywords = [keywords] if isinstance(keywords, str) else keywords
         if not isinstance(tag, str) or not isinstance(keywords, list) or \
                 not all(isinstance(k, str) and k.strip() for k in keywords):
-            problems.append(Diagnostic(where, "E004", f"tag {tag!r} must map to a list of keywords",
+            problems.append(Diagnostic(at, "E004", f"tag {tag!r} must map to a list of keywords, or to its label, "
+                                       "description and keywords",
                                        "e.g. speculative-decoding: [speculative decoding, draft model]"))
             continue
-        tags.append((tag, tuple(keywords)))
+        if categories.expand(categories.canonical(tag)) == categories.canonical(tag):
+            problems.append(Diagnostic(at, "E011", f"tag {tag!r} is an arXiv category, not a topic",
+                                       "a paper's arXiv category is its `category` field and has its page under "
+                                       "categories/; give this topic another name, or remove it"))
+            continue
+        tag_problems = _tag_fields(tag, fields, at)
+        problems += tag_problems
+        if not tag_problems:
+            label, description = fields.get("label", ""), fields.get("description", "")
+            tags.append(TagDetails(tag, label.strip(), " ".join(description.split()), tuple(keywords)))
     return tuple(tags), problems
+
+
+def _tag_fields(tag: str, fields: dict[Any, Any], at: Location) -> list[Diagnostic]:
+    """A tag's settings other than its keywords: only known names, each holding text."""
+    problems = []
+    for name, item in fields.items():
+        expected = TAG_FIELDS.get(str(name))
+        if expected is None:
+            close = difflib.get_close_matches(str(name), list(TAG_FIELDS), n=1)
+            problems.append(Diagnostic(at, "E009", f"tag {tag!r} has no setting {str(name)!r}",
+                                       f"did you mean '{close[0]}'?" if close else
+                                       f"a tag may set {', '.join(TAG_FIELDS)}; {TAG_EXAMPLE}"))
+        elif expected is str and not isinstance(item, str):
+            problems.append(Diagnostic(at, "E010", f"tag {tag!r}: '{name}' must be text, found {shown(item)}",
+                                       TAG_EXAMPLE))
+    return problems
 
 
 def _check_base_url(url: Any, lines: dict[str, int], source: str) -> list[Diagnostic]:

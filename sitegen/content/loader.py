@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from ..common.errors import Diagnostic, Location, Report, relpath
-from . import frontmatter, markdown, schema
+from . import categories, frontmatter, markdown, schema
 from .files import FileStat, content_files, decode, read_hashed, read_text
 from .profiles import AuthorProfile, load_profile
 from .slugs import is_safe_slug, slugify
@@ -319,6 +319,14 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     if any(p.severity == "error" for p in problems):
         return None
     slug = slug_of(stem)
+    written = tuple(dict.fromkeys(t.strip() for t in meta.get("tags", [])))
+    tags, category, dropped = categories.topics(written, meta.get("category"))
+    for tag in dropped:  # arXiv categories are shown as categories, and an entry has one
+        at = next(i for i, t in enumerate(meta["tags"]) if t.strip() == tag)
+        line = doc.key_lines.get(f"tags/{at}", doc.key_lines.get("tags", 1))
+        report.add(Diagnostic(Location(shown, line), "W342", f"tag '{tag}' is an arXiv category other than "
+                              f"this paper's ({category}), and is left out", "tags are topics: make it the "
+                              "paper's `category`, or remove it", severity="warning"))
     abstract = meta.get("abstract", "")
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title
@@ -334,13 +342,13 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         authors=tuple(a.strip() for a in meta.get("authors", [])),
         abstract=abstract,
         notes=doc.body,
-        tags=tuple(dict.fromkeys(t.strip() for t in meta.get("tags", []))),
+        tags=tags,
         date=meta.get("date"),
         added=meta.get("added"),
         authors_truncated=meta.get("authors_truncated", False),
         author_count=meta.get("author_count"),
         organization=meta.get("organization"),
-        category=meta.get("category"),
+        category=category,
         score=meta.get("score"),
         upvotes=meta.get("upvotes"),
         links=tuple(sorted(meta.get("links", {}).items())),

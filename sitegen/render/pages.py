@@ -134,7 +134,8 @@ def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     topics = sorted((t for t in site.tags if not t.is_category), key=lambda t: (-len(t.papers), t.name.casefold()))
     largest = max((len(t.papers) for t in site.tags), default=1)
     return {"title": "Tags", "description": f"{counted(len(site.tags), 'topic')} of the papers on {site.config.title}.",
-            "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml"}
+            "topics": topics, "categories": site.categories, "largest": largest, "feed_url": "feed.xml",
+            "labels": {t.name: t.label for t in site.config.tag_details if t.label}}
 
 
 def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -146,9 +147,13 @@ def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     else:
         tag = site.tag_index[spec.key]
         feed, files = f"tags/{tag.slug}/feed.xml", citation_files(f"tags/{tag.slug}/")
+    details = None if tag.is_category else site.config.tag(tag.name)  # its label, description, keywords
     heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
-    return {"title": heading, "description": f"Papers tagged {tag.name} on {site.config.title}.",
-            "tag": tag, "items": r.items(tag.papers, root), "feed_url": feed,
+    heading = details.label if details and details.label else heading
+    return {"title": heading,
+            "description": details.description if details and details.description else
+            f"Papers tagged {tag.name} on {site.config.title}.",
+            "tag": tag, "tag_details": details, "items": r.items(tag.papers, root), "feed_url": feed,
             "bib_url": files[0][1] if files else None, "citation_files": files}
 
 

@@ -15,7 +15,7 @@ from sitegen.build.build import build
 from sitegen.common.errors import BuildFailed, SitegenError
 
 from ..conftest import REPO, SITE_URL, BuiltSite
-from ..html_tools import committed_entries, entry_date, listed_papers, read_html
+from ..html_tools import ARXIV, committed_entries, entry_date, listed_papers, read_html, topic_tags
 from ..site_factory import copy_site, tree_bytes
 
 SINGLE_PAGES = ("404", "authors", "categories", "feed", "nojekyll", "papers-json", "reading-list-bib",
@@ -36,15 +36,17 @@ def expected_kinds() -> Counter[str]:
     dumps = {s["file"] for m in entries.values() for s in m.get("sources") or []}
     authors = {a for m in entries.values() for a in m.get("authors") or []}
     authors |= {p["name"] for p in profiles if p.get("source") in dumps}
-    tags = {t for m in entries.values() for t in m.get("tags") or []}
+    tags = {t for m in entries.values() for t in topic_tags(m)}
+    categories = {m.get("category") or next((t for t in m.get("tags") or [] if ARXIV.fullmatch(t)), None)
+                  for m in entries.values()} - {None}
     years = {d.year if (d := entry_date(m)) else 0 for m in entries.values()}
     kinds: Counter[str] = Counter({kind: 1 for kind in SINGLE_PAGES})
     kinds.update({
         "home": math.ceil(len(entries) / 20),
         "paper": len(entries), "cite-bib": len(entries), "cite-ris": len(entries), "cite-json": len(entries),
-        "author": len(authors), "author-feed": len(authors), "author-bib": len(authors),
-        "tag": len(tags), "tag-feed": len(tags), "tag-bib": len(tags),
-        "category": len({m["category"] for m in entries.values() if m.get("category")}),
+        **{kind: len(authors) for kind in ("author", "author-feed", "author-bib", "author-ris", "author-json")},
+        **{kind: len(tags) for kind in ("tag", "tag-feed", "tag-bib", "tag-ris", "tag-json")},
+        "category": len(categories),
         "year": len(years),
         "static": sum(1 for p in (REPO / "themes" / "default" / "static").rglob("*") if p.is_file()),
     })
@@ -56,7 +58,7 @@ def expected_kinds() -> Counter[str]:
 def test_pages_per_kind_in_the_build_result(built_site: BuiltSite) -> None:
     kinds = built_site.result.pages_by_kind
     assert kinds == expected_kinds()
-    assert (kinds["paper"], kinds["home"], kinds["author"], kinds["tag"], kinds["year"]) == (106, 6, 17, 42, 10)
+    assert (kinds["paper"], kinds["home"], kinds["author"], kinds["tag"], kinds["year"]) == (106, 6, 17, 37, 10)
     assert built_site.result.removed == 0 and built_site.result.written == sum(kinds.values())
 
 
@@ -72,8 +74,10 @@ def test_pages_per_kind_on_disk(built_site: BuiltSite) -> None:
         assert count(f"papers/*/cite.{ext}") == kinds[f"cite-{ext}"]
     assert count("index.html") + count("page/*/index.html") == kinds["home"]
     assert count("authors/*/index.html") == kinds["author"]
-    assert count("authors/*/feed.xml") == kinds["author-feed"] == count("authors/*/papers.bib")
-    assert count("tags/*/index.html") == kinds["tag"] == count("tags/*/feed.xml") == count("tags/*/papers.bib")
+    for folder, kind in (("authors", "author"), ("tags", "tag")):
+        assert count(f"{folder}/*/index.html") == kinds[kind] == count(f"{folder}/*/feed.xml")
+        for ext in ("bib", "ris", "json"):
+            assert count(f"{folder}/*/papers.{ext}") == kinds[f"{kind}-{ext}"] == kinds[kind]
     assert count("categories/*/index.html") == kinds["category"]
     assert count("timeline/*/index.html") == kinds["year"]
     assert count("static/*") == kinds["static"]

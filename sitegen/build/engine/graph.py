@@ -169,7 +169,7 @@ class Engine:
                     continue  # early cutoff: its readers saw this fingerprint
                 spread = self.step(key[0]).spread
                 reached = spread(record.value, new.value) if spread is not None else None
-                for reader in sorted(self.memo.readers_of(key), key=repr):
+                for reader in self.memo.readers_of(key):  # any order: a level settles whole before the next
                     if reached is not None and not reached(reader):
                         continue  # left as it was by this change (its trace re-runs it if ever verified)
                     if reader not in queued:
