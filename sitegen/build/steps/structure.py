@@ -182,12 +182,18 @@ def _paper_fingerprint(paper: Paper | None) -> str:
     return f"{paper_fingerprint(paper)}:{paper.newer}:{paper.older}"
 
 
+def _author_row(author: Author) -> tuple[object, ...]:
+    """An author's fields as plain data (its co-author network is no field: what it gives is read apart)."""
+    return author.name, author.slug, author.papers, author.profile
+
+
 def _author_fingerprint(author: Author | None) -> str:
     if author is None:
         return "-"
-    return digest((repr(author), author.coauthors, author.topics, author.coauthor_total))
+    return digest((_author_row(author), author.coauthors, author.topics, author.coauthor_total))
 
 
 def _authors_fingerprint(authors: tuple[Author, ...]) -> str:
-    return digest([repr(a) for a in authors])
+    """Every author's fields, encoded in one go (their reprs took half a second at 8,000 authors)."""
+    return digest([_author_row(a) for a in authors])
 
