@@ -115,9 +115,9 @@ def _read_shard(path: Path) -> _Lines:
     return _Lines(data, spans)
 
 
-FORMAT = 6  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5;
+FORMAT = 7  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5;
 #            4: its MathML carried the TeX in an aria-label, and \textsc and \mathrm{d} came out wrong;
-#            5: an arXiv category among its tags was kept as a tag
+#            5: an arXiv category among its tags was kept as a tag; 6: the notes' headings were not demoted
 SUFFIX = ".jsonl"
 _HEADER_DECODER = msgspec.json.Decoder(_Header)
 # Entries decode straight into Entry objects, typed by its fields: dates from ISO strings,

@@ -129,6 +129,17 @@ def _table_close(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> st
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
+# The notes sit under the page's own headings (the title's h1, the "Notes" h2), so a heading the curator writes
+# as `#` is shown as an h3 and the page's outline stays whole; the deepest levels share h6.
+NOTES_HEADING_SHIFT = 2
+
+
+def _heading(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    token = tokens[idx]
+    level = min(int(token.tag[1]) + NOTES_HEADING_SHIFT, 6)
+    return self.renderToken(tokens, idx, options, env).replace(f"h{token.tag[1]}", f"h{level}", 1)
+
+
 def _focusable_pre(rule: Any) -> Any:
     def render(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
         return str(rule(tokens, idx, options, env)).replace(
@@ -153,6 +164,8 @@ def parser() -> MarkdownIt:
     md.add_render_rule("math_block_label", _math_block)
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
+    md.add_render_rule("heading_open", _heading)
+    md.add_render_rule("heading_close", _heading)
     rules = cast(RendererHTML, md.renderer).rules
     for name in ("fence", "code_block"):
         md.add_render_rule(name, _focusable_pre(rules[name]))
