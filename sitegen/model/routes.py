@@ -38,6 +38,7 @@ TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a 
 CONFIG = frozenset({"config"})
 CONTENTS = frozenset({"config", "entries"})  # shows something of every entry
 WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json")
+SOCIAL_CARD = "social-card.png"  # the picture a shared link to any page shows (og:image)
 # An author's or a tag's papers for reference managers: (file name, kind suffix: `author-bib`, `tag-ris`, ...)
 CITATION_FILES = (("papers.bib", "bib"), ("papers.ris", "ris"), ("papers.json", "json"))
 
@@ -251,8 +252,9 @@ def queue_specs(site: Site, entries: Tokens) -> list[PageSpec]:
 
 
 def sitemap_spec(site: Site) -> PageSpec:
-    """The sitemap lists every HTML page but the 404 page, in plan order."""
-    return PageSpec("sitemap.xml", "sitemap", "", "sitemap.xml", CONFIG, tuple(html_pages(site)))
+    """The sitemap lists every HTML page but the 404 page, in plan order, each with the day it last changed,
+    which any entry's dates may move."""
+    return PageSpec("sitemap.xml", "sitemap", "", "sitemap.xml", CONTENTS, tuple(html_pages(site)))
 
 
 def html_pages(site: Site) -> Iterator[str]:
@@ -338,6 +340,7 @@ def scoped_specs(site: Site, scope: SitePatch) -> dict[str, PageSpec]:
 def tail_specs(site: Site) -> list[PageSpec]:
     specs = [PageSpec("404.html", "404", "", "404.html", CONFIG),
              PageSpec("robots.txt", "robots", "", "", CONFIG),
+             PageSpec(SOCIAL_CARD, "social-card", "", "", CONFIG),
              PageSpec(".nojekyll", "nojekyll")]
     if site.config.domain:
         specs.append(PageSpec("CNAME", "cname", "", "", CONFIG))
@@ -384,6 +387,6 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
     yield from (("search/index.html", "search", "", "search.html"), ("sitemap.xml", "sitemap", "", "sitemap.xml"),
                 ("404.html", "404", "", "404.html"), ("robots.txt", "robots", "", ""),
-                (".nojekyll", "nojekyll", "", ""))
+                (SOCIAL_CARD, "social-card", "", ""), (".nojekyll", "nojekyll", "", ""))
     if domain:
         yield "CNAME", "cname", "", ""

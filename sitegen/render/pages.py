@@ -14,6 +14,7 @@ from ..model import layout
 from ..model.model import Author, Site, Tag
 from ..model.routes import PageSpec
 from . import paper_links
+from .outputs import sitemap
 from .words import counted
 
 if TYPE_CHECKING:
@@ -224,7 +225,6 @@ BUILDERS = {
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
     "queue": _queue,
     "search": _simple("Search"), "404": _simple("Page not found"),
-    "sitemap": lambda r, site, spec, root: {"urls": [site.config.absolute(out.removesuffix("index.html"))
-                                                     for out in spec.shape]},
+    "sitemap": sitemap.context,
 }
 

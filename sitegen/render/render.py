@@ -21,10 +21,10 @@ from ..common.errors import Location, SitegenError, relpath
 from ..content.cache import CACHE_DIR
 from ..content.config import SiteConfig
 from ..model.model import Paper, Site
-from ..model.routes import PageSpec
+from ..model.routes import SOCIAL_CARD, PageSpec
 from . import feeds, fragments, pages, paper_links, template_errors, words
 from .buffered import Environment
-from .outputs import citations, data
+from .outputs import card, citations, data
 from .template_cache import TemplateCache
 from .template_errors import ThemeLoader
 from .theme import theme_dirs
@@ -134,6 +134,7 @@ class Renderer:
         self._ris: dict[str, str] = {}
         self._csl: dict[str, str] = {}  # slug -> CSL-JSON line of reading-list.json
         self._records: dict[str, str] = {}  # slug -> papers.json line
+        self._lastmod: dict[str, str] = {}  # slug -> its page's lastmod in the sitemap; made anew by each renderer
         # Pieces of the whole-list files as UTF-8: those loaded from a fragment store, and in a
         # long-lived renderer (the preview, an incremental build) every piece: joining bytes is a
         # copy, where joining and encoding 90 MB of text at 10,000 papers took half a second.
@@ -159,6 +160,7 @@ class Renderer:
             "papers-json": lambda s: self._joined("records", data.paper_line, b"[\n", b",\n", b"\n]\n", b"[]\n"),
             "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {self.site.config.absolute('sitemap.xml')}\n"
             .encode(),
+            "social-card": lambda s: card.social_card(self.site.config),
             "nojekyll": lambda s: b"",
             "cname": lambda s: f"{self.site.config.domain}\n".encode(),
         }
@@ -337,6 +339,7 @@ class Renderer:
             "root": root,
             "asset": lambda path: f"{root}static/{path}?v={self.assets.get(path, '0')}",
             "page_url": self.site.config.absolute(spec.url),
+            "social_card": self.site.config.absolute(SOCIAL_CARD),  # og:image, an absolute address as it must be
             "kind": spec.kind,
             "nav": pages.nav(self.site),
             "section": pages.SECTIONS.get(spec.kind),

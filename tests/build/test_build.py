@@ -20,7 +20,7 @@ from ..site_factory import copy_site, tree_bytes
 
 SINGLE_PAGES = ("404", "authors", "categories", "feed", "nojekyll", "papers-json", "reading-list-bib",
                 "reading-list-json", "reading-list-ris", "recent", "recent-feed", "robots", "search", "sitemap",
-                "tags", "timeline")
+                "social-card", "tags", "timeline")
 
 
 def sitegen(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

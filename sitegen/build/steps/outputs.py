@@ -22,14 +22,15 @@ from ...model import routes
 from ...model.model import Paper
 from ...model.routes import PageSpec
 from ...render import template_errors
-from ...render.outputs import citations, data
+from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
 GONE = b"\x00gone"  # what a page of a paper, author, tag or year no longer in the site renders to
 PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "ris": citations.ris_entry,
-                                                  "csl": citations.csl_line, "records": data.paper_line}
+                                                  "csl": citations.csl_line, "records": data.paper_line,
+                                                  "lastmod": sitemap.lastmod}
 # The part of the site a kind of page belongs to: its page exists while that part does
 OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json": "paper", "author": "author",
          "author-feed": "author", "author-bib": "author", "author-ris": "author", "author-json": "author",
@@ -113,8 +114,9 @@ class EngineRenderer(_Bound, Renderer):
         super().__init__(site, None, root, {})  # type: ignore[arg-type]
         self._bib, self._ris = _Pieces("bib"), _Pieces("ris")
         self._csl, self._records = _Pieces("csl"), _Pieces("records")
+        self._lastmod = _Pieces("lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
         self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index,
-                                     self._bib, self._ris, self._csl, self._records]
+                                     self._bib, self._ris, self._csl, self._records, self._lastmod]
         self._outer: list[Context] = []
 
     def bind(self, ctx: Context) -> None:
