@@ -365,12 +365,18 @@
     more.hidden = true;
     status.textContent = "";
     setState("unavailable");
+    // Opened from disk, the browser refuses to load the index (file:// has no origin): it may well be built.
+    var fromDisk = window.location.protocol === "file:";
+    var page = fromDisk ? "index.html" : "";
     var notice = el("div", { class: "notice search-unavailable" }, [
+      fromDisk ? el("p", {}, [el("strong", { text: "Search needs the site served over HTTP." }),
+        " Browsers do not let a page opened from disk load its search index: open it through ",
+        el("code", { text: "sitegen serve" }), " or a web server."]) :
       el("p", {}, [el("strong", { text: "Search is not available on this copy of the site." }),
         " Its search index was not built (for example with ", el("code", { text: "sitegen build --no-search" }),
         ", or where Pagefind cannot run)."]),
-      el("p", {}, ["Browse the ", el("a", { href: new URL("tags/", siteRoot).pathname, text: "tags" }), " or the ",
-        el("a", { href: new URL("authors/", siteRoot).pathname, text: "authors" }), " instead."])
+      el("p", {}, ["Browse the ", el("a", { href: new URL("tags/" + page, siteRoot).pathname, text: "tags" }), " or the ",
+        el("a", { href: new URL("authors/" + page, siteRoot).pathname, text: "authors" }), " instead."])
     ]);
     mount.insertBefore(notice, form);
     form.hidden = true;
