@@ -10,13 +10,18 @@ again if ever read.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from ..common.errors import Report
+from ..content.cache import EntryCache
+from ..content.loader import load_entries
 from ..model.routes import PageSpec
 from .engine.graph import Engine
 from .engine.memo import ABSENT, Key, Record
+from .steps.sources import Loaded
 
 SHIPPED = frozenset({"item", "feed_entry", "piece"})  # steps whose values go back to the parent
 
@@ -88,3 +93,19 @@ class PageRenderer:
                 continue
             reads = tuple((_key(canonical, r[0], r[1]), text.setdefault(r[2], r[2])) for r in row[3])
             memo.put(key, Record(text.setdefault(row[2], row[2]), reads, row[4] if len(row) > 4 else ABSENT))
+
+
+def prefetch(engine: Engine, root: Path, cache: EntryCache, jobs: int | None) -> None:
+    """Entries the memo lacks, read and parsed across processes as `load_content` does, then seeded.
+
+    Entries with something to report are left to their step, which reports it.
+    """
+    if ("folder", "content/papers") in engine.memo.records:
+        return
+    keys: dict[str, str] = {}
+    paths = [root / rel for rel in engine.get("folder", "content/papers")]
+    for entry in load_entries(paths, root, Report(), cache, jobs, keys=keys):
+        key = keys.get(entry.source_path)
+        if key is not None:
+            engine.seed(("file", entry.source_path), key)
+            engine.seed(("entry", entry.source_path), Loaded(entry, ()), [(("file", entry.source_path), key)])

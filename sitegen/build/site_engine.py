@@ -19,25 +19,22 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..common.errors import Diagnostic, Report, relpath
+from ..common.errors import Diagnostic
 from ..common.forked import Forked
 from ..common.fsutil import StagedFiles
 from ..content.cache import EntryCache
-from ..content.loader import load_entries, slug_of
-from ..model import layout
 from ..model.routes import STATIC_PREFIX, PageSpec
 from ..publish.writer import Stage, journal_for, staged, stale_count
+from .changes import InputMap, deferral, warnings
 from .engine.graph import Engine, Update
 from .engine.memo import ABSENT, Key, Memo
+from .page_renderer import prefetch
 from .steps.outputs import GONE, Outputs, PageKey
-from .steps.sources import Loaded, Sources, input_keys
-from .steps.structure import Built, Structure
+from .steps.sources import Sources
+from .steps.structure import Structure
 
 if TYPE_CHECKING:
     from .parallel import Progress
-
-# Inputs that any change of settings or theme folders may have moved (which theme, which files it has)
-THEME_INPUTS = ("template_file", "template_names", "static")
 
 
 @dataclass
@@ -94,7 +91,7 @@ class SiteEngine:
             self.plan = {row[0]: row for row in plan.value}
         if (static := records.get(("static", None))) is not None and static.value is not ABSENT:
             self.static = static.value
-        self._listed: dict[Key, tuple[object, frozenset[str]]] = {}  # a folder's listing as a set, by listing
+        self.inputs = InputMap(self.root, self.engine.memo)
 
     # -- the whole site -------------------------------------------------------------
     def build(self, jobs: int | None = None, progress: Progress | None = None) -> EngineChange:
@@ -107,7 +104,7 @@ class SiteEngine:
 
         change = EngineChange(full=True)
         with self.engine.transaction():
-            self._prefetch(jobs)
+            prefetch(self.engine, self.root, self.cache, jobs)
             saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, waited for below
             rows = self.engine.get("plan")
             plan = {row[0]: row for row in rows}
@@ -127,7 +124,7 @@ class SiteEngine:
         change.kinds["static"] += len(static)
         change.written = sorted(stage.digests)
         change.stage = stage
-        change.warnings = self._warnings(None)
+        change.warnings = warnings({key: record.value for key, record in self.engine.memo.records.items()})
         self.plan, self.static = plan, static
         return change
 
@@ -153,21 +150,6 @@ class SiteEngine:
             self._indexing = None
 
 
-    def _prefetch(self, jobs: int | None) -> None:
-        """Entries the memo lacks, read and parsed across processes as `load_content` does, then seeded.
-
-        Entries with something to report are left to their step, which reports it.
-        """
-        if ("folder", "content/papers") in self.engine.memo.records:
-            return
-        keys: dict[str, str] = {}
-        paths = [self.root / rel for rel in self.engine.get("folder", "content/papers")]
-        for entry in load_entries(paths, self.root, Report(), self.cache, jobs, keys=keys):
-            key = keys.get(entry.source_path)
-            if key is not None:
-                self.engine.seed(("file", entry.source_path), key)
-                self.engine.seed(("entry", entry.source_path), Loaded(entry, ()), [(("file", entry.source_path), key)])
-
     # -- after edits --------------------------------------------------------------
     def update(self, changed: Iterable[Path], inputs: Iterable[Key] = (), everything: bool = False) -> EngineChange:
         """Bring the output up to date after these files changed (created, edited or deleted).
@@ -181,7 +163,7 @@ class SiteEngine:
         # the files of a failed update are still changed: the memo was left as it was before them
         changed = sorted({path if path.is_absolute() else self.root / path for path in changed} | self._unapplied)
         self._unapplied = set(changed)
-        keys, every = self._inputs(changed)
+        keys, every = self.inputs.inputs(changed)
         keys |= {k for k in inputs if k in self.engine.memo.records}
         every = every or everything
         if not keys and not everything:
@@ -201,7 +183,7 @@ class SiteEngine:
         return change
 
     def _update(self, keys: set[Key], changed: list[Path]) -> EngineChange:
-        defer = self._deferring(keys, changed)
+        defer = deferral(self.on_request, self.write_later, keys, changed)
         update = self.engine.update(sorted(keys, key=repr), defer)
         plan = {row[0]: row for row in self.engine.get("plan")}
         static: dict[str, Path] = self.engine.get("static")
@@ -226,22 +208,6 @@ class SiteEngine:
         change.deferred = len(self.waiting())
         return change
 
-    def _deferring(self, keys: set[Key], changed: list[Path]) -> Callable[[Key], bool] | None:
-        """Which pages this update leaves pending (the preview's policy), or None for none."""
-        on_request = self.on_request
-        if not on_request and not self.write_later:
-            return None
-        later = self.write_later and all(k[0] in ("file", "folder") and k[1] != "site.yaml" for k in keys)
-        first = {f"{layout.paper(slug_of(p.stem))}index.html" for p in changed if p.suffix == ".md"}
-
-        def defer(key: Key) -> bool:
-            if key[0] != "page":
-                return False
-            output, kind = key[1][0], key[1][1]  # type: ignore[index]
-            return kind in on_request or (later and output not in first)
-
-        return defer
-
     def waiting(self) -> list[str]:
         """Pending outputs to write now, not when asked for: what an edit left for after the reload."""
         return sorted(out for out, key in self.pending.items() if key[1] not in self.on_request)
@@ -259,32 +225,6 @@ class SiteEngine:
             del self.pending[out]
         change.rendered = len(wanted)
         return change
-
-    def _inputs(self, changed: list[Path]) -> tuple[set[Key], bool]:
-        """The inputs these changed files may have moved, among those the memo holds, and whether the
-        settings or the theme folders changed (which may move every input of the theme)."""
-        keys: set[Key] = set()
-        every = False
-        for full in changed:
-            if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
-                continue
-            found = input_keys(self.root, full)
-            keys.update(key for key in found if key[0] != "folder" or self._listing_moved(key, full))
-            rel = full.relative_to(self.root).parts
-            if rel == ("site.yaml",) or (rel[:1] == ("themes",) and len(rel) <= 3):
-                keys.update(k for k in self.engine.memo.records if k[0] in THEME_INPUTS)
-                every = True
-        return {k for k in keys if k in self.engine.memo.records}, every
-
-    def _listing_moved(self, folder: Key, path: Path) -> bool:
-        """Whether a file's change adds it to its folder's listing or takes it off (an edit leaves it)."""
-        record = self.engine.memo.records.get(folder)
-        if record is None:
-            return True
-        if self._listed.get(folder, (None,))[0] is not record.value:
-            self._listed[folder] = (record.value, frozenset(record.value))
-        listed = path.relative_to(self.root).as_posix() in self._listed[folder][1]
-        return listed != os.path.lexists(path)  # the listing names whatever is there (see content_files)
 
     def _write(self, fresh: dict[str, bytes], gone: set[str], plan: dict[str, PageKey], static: dict[str, Path],
                update: Update | None) -> EngineChange:
@@ -308,23 +248,9 @@ class SiteEngine:
             change.stats[out] = (st.st_size, st.st_mtime_ns)
         self.plan, self.static = plan, static
         change.written, change.removed = sorted(outgoing), sorted(gone)
-        change.warnings = self._warnings(update) if update is not None else []
+        change.warnings = warnings(update.values) if update is not None else []
         return change
 
-    def _warnings(self, update: Update | None) -> list[Diagnostic]:
-        """Warnings of the entries and model this update (or the first build) read anew."""
-        values = update.values if update is not None else {
-            key: record.value for key, record in self.engine.memo.records.items()}
-        found: list[Diagnostic] = []
-        for (name, _), value in sorted(values.items(), key=lambda kv: repr(kv[0])):
-            if name in ("entry", "profile") and isinstance(value, Loaded) and value.value is not None:
-                found += value.problems
-            elif name == "site" and isinstance(value, Built):
-                found += value.warnings
-        return found
-
-    def shown(self, path: Path) -> str:
-        return relpath(path, self.root)
 
 
 def _save_entries(cache: EntryCache) -> bool:
