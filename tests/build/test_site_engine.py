@@ -54,7 +54,8 @@ def test_a_cold_engine_build_equals_the_old_build(tmp_path: Path) -> None:
     assert tree_bytes(tmp_path / "new") == _clean(root, tmp_path / "old")
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+# Examples per property, kept to what CI affords (each run draws new ones): a clean build follows every edit
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(OPS, min_size=1, max_size=6))
 def test_any_edit_sequence_equals_a_clean_build(pristine: Path, ops: list[tuple[str, int, int]]) -> None:
     work = Path(tempfile.mkdtemp(prefix="engine-"))
@@ -70,7 +71,7 @@ def test_any_edit_sequence_equals_a_clean_build(pristine: Path, ops: list[tuple[
         shutil.rmtree(work, ignore_errors=True)
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(st.tuples(OPS, st.booleans()), min_size=1, max_size=6))
 def test_the_preview_policy_after_any_edit_sequence_equals_a_clean_preview(
         pristine: Path, ops: list[tuple[tuple[str, int, int], bool]]) -> None:
@@ -159,7 +160,7 @@ def test_a_build_across_workers_equals_one_process_and_its_memo_serves_later_edi
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean2")
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(OPS, min_size=1, max_size=5))
 def test_builds_in_new_processes_with_the_memo_on_disk_equal_a_clean_build(
         pristine: Path, ops: list[tuple[str, int, int]]) -> None:
