@@ -11,9 +11,9 @@ from urllib.parse import quote
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
 from ..model import layout
-from ..model.model import Author, Site, Tag
+from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
-from . import paper_links
+from . import paper_links, provenance, related
 from .outputs import sitemap
 from .words import counted
 
@@ -83,7 +83,15 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "pdf_url": paper_links.pdf_url(e),
         "cited_doi": paper_links.cited_doi(e),
         "venue_kind": paper_links.venue_kind(e.venue),
+        **_paper_panel(site, paper),
     }
+
+
+def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
+    """The side panel's lists and the provenance sentences: read through `site`, so the engine records them."""
+    more_by = related.more_by_authors(site, paper)
+    return {"more_by": more_by, "related": related.related_by_tags(site, paper, exclude=[p.slug for p in more_by]),
+            "provenance": provenance.sentences(paper.entry.sources)}
 
 
 def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:

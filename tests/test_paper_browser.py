@@ -1,0 +1,118 @@
+"""A paper's page in Chromium, on a phone (390×844) and a desktop (1280×900), light and dark: the links to the
+paper on the first screen, the side panel beside the text on a desktop and after it on a phone, the Copy BibTeX
+button, the provenance closed, axe-core and the Nu Html Checker.
+
+`python -m tests.screenshots` saves what the list pages look like (see CONTRIBUTING.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from playwright.sync_api import Browser
+
+from sitegen.build.build import build
+from tests.support import (
+    RecordedPage,
+    SiteURL,
+    describe_violations,
+    describe_vnu,
+    open_page,
+    run_axe,
+    run_vnu,
+    serve_directory,
+)
+
+from .site_factory import copy_site, curate
+
+VTC = "vtc-dnn-compilation-with-virtual-tensors-for-data-movement"  # curated: to read, 3 stars; given notes here
+NOTES = "# Why it matters\n\nVirtual tensors skip **copies**.\n\n## Open questions\n\n- AMD GPUs?\n"
+SCREENS = {"phone": (390, 844), "desktop": (1280, 900)}
+SCHEMES = ("light", "dark")
+BOX = """(el) => { const b = el.getBoundingClientRect();
+                   return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; }"""
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteURL]]:
+    """The bundled list with a few papers curated and VTC given notes, built and served under /reading-list/."""
+    root = copy_site(tmp_path_factory.mktemp("paper") / "site")
+    curate(root, notes={VTC: NOTES})
+    output = root.parent / "public"
+    build(root, output, "https://example.github.io/reading-list/", search=False)
+    with serve_directory(output, "/reading-list/") as base_url:
+        yield output, base_url
+
+
+@pytest.fixture
+def screen(browser: Browser, request: pytest.FixtureRequest) -> Iterator[RecordedPage]:
+    width, height = SCREENS[request.param[0]]
+    with open_page(browser, viewport={"width": width, "height": height}, color_scheme=request.param[1],
+                   permissions=["clipboard-read", "clipboard-write"]) as page:
+        yield page
+
+
+def _box(page: RecordedPage, selector: str) -> SimpleNamespace:
+    """The element's box in the viewport: top, bottom, left, right."""
+    return SimpleNamespace(**page.locator(selector).evaluate(BOX))
+
+
+@pytest.mark.parametrize("screen", [(s, c) for s in SCREENS for c in SCHEMES], indirect=True,
+                         ids=lambda p: "-".join(p))
+def test_paper_page_layout_on_phone_and_desktop(screen: RecordedPage, site: tuple[Path, SiteURL]) -> None:
+    page, (width, height) = screen, (screen.viewport_size["width"], screen.viewport_size["height"])
+    page.goto(site[1].url(f"papers/{VTC}/"), wait_until="load")
+    title, links = _box(page, ".paper-header h1"), _box(page, ".paper-links")
+    assert title.bottom <= links.top and links.bottom <= height, "the links row is under the title, on the first screen"
+    main, panel = _box(page, ".paper-main"), _box(page, ".paper-panel")
+    if width >= 1000:
+        assert panel.left >= main.right and panel.top < main.bottom and panel.top < height, "beside the text"
+    else:
+        assert panel.top >= main.bottom and panel.left < main.right, "after the text"
+    headings = page.locator(".paper-panel h2").all_text_contents()
+    assert headings == ["Tags", "Cite", "More by these authors", "Related by shared tags"]
+    assert page.locator(".paper-panel .status").inner_text() == "To read"
+    assert page.locator(".paper-panel .side-list").nth(0).locator("li").count() == 5
+    # the notes lead the text, their headings under the page's own; the provenance is closed
+    assert _box(page, ".notes").bottom <= _box(page, ".abstract").top
+    assert page.locator(".notes h3").inner_text() == "Why it matters" and page.locator(".notes h1").count() == 0
+    details = page.locator("details.provenance")
+    assert details.evaluate("(el) => el.open") is False and not details.locator("p").is_visible()
+    assert ".txt" not in page.locator("main").inner_text()
+    violations = run_axe(page)
+    assert violations == [], describe_violations(violations)
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth"), "no sideways scrolling"
+    page.assert_clean()
+
+
+@pytest.mark.parametrize("screen", [("desktop", "light")], indirect=True, ids=["desktop-light"])
+def test_copy_bibtex_copies_the_entry_shown(screen: RecordedPage, site: tuple[Path, SiteURL]) -> None:
+    screen.goto(site[1].url(f"papers/{VTC}/"), wait_until="load")
+    button = screen.locator(".paper-panel").get_by_role("button", name="Copy BibTeX")  # in the Cite block
+    assert button.is_visible()
+    button.click()
+    screen.wait_for_function("() => document.querySelector('button[data-copy]').textContent === 'Copied'")
+    copied = screen.evaluate("() => navigator.clipboard.readText()")
+    shown = screen.locator("pre.bibtex").text_content()
+    assert copied == shown and copied.startswith("@misc{hu2026vtc,")
+    screen.assert_clean()
+
+
+def test_without_scripts_the_bibtex_is_there_to_select(browser: Browser, site: tuple[Path, SiteURL]) -> None:
+    with open_page(browser, java_script_enabled=False) as page:
+        page.goto(site[1].url(f"papers/{VTC}/"), wait_until="load")
+        bibtex = page.locator(".paper-panel pre.bibtex")
+        assert bibtex.is_visible() and not page.locator("button[data-copy]").is_visible()
+        assert bibtex.inner_text().startswith("@misc{hu2026vtc,")
+
+
+def test_paper_page_with_notes_panel_and_provenance_is_valid_html(site: tuple[Path, SiteURL]) -> None:
+    output = site[0]
+    page = output / "papers" / VTC / "index.html"
+    html = page.read_text("utf-8")
+    assert all(part in html for part in ('<section class="notes', '<aside class="paper-panel"', "<details"))
+    errors = run_vnu([page])
+    assert not errors, describe_vnu(errors, output)
