@@ -2,7 +2,7 @@
  *
  * The index is the Pagefind bundle that `sitegen build` writes to <site>/pagefind/; its address comes from the
  * page (data-bundle="{{ root }}pagefind/", relative), so the page works under a sub-path and without network.
- * State lives in the URL (?q=&tag=&author=&year=&category=&sort=), so every result list can be linked.
+ * State lives in the URL (?q=&tag=&author=&year=&category=&status=&rating=&sort=), so every result list can be linked.
  * Excerpts are untrusted: they are cut from the result's text (search-text.js) and shown as text nodes, with <mark>
  * elements round the matched words. The query box has the focus when the page opens with a query (the header's
  * box sends one), so the arrow keys reach the results at once.
@@ -18,7 +18,11 @@
     { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
     { key: "author", label: "Author", noun: "author", any: "Any author" },
     { key: "year", label: "Year", noun: "year", any: "Any year" },
-    { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" }
+    { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" },
+    // the curator's fields: shown once the index holds a paper with one (a list may use neither)
+    { key: "status", id: "search-reading-status", label: "Reading status", noun: "status", any: "Any status",
+      optional: true },
+    { key: "rating", label: "Rating", noun: "rating", any: "Any rating", optional: true }
   ];
   var SORTS = [
     { key: "", label: "Relevance", sort: null },
@@ -86,12 +90,16 @@
   ]);
 
   var selects = {};
+  var fields = {};
   var facetControls = FACETS.map(function (facet) {
-    var select = el("select", { id: "search-" + facet.key, name: facet.key, disabled: true }, [
+    var select = el("select", { id: facet.id || "search-" + facet.key, name: facet.key, disabled: true }, [
       el("option", { value: "", text: facet.any })
     ]);
     selects[facet.key] = select;
-    return el("div", { class: "search-field" }, [el("label", { for: select.id, text: facet.label }), select]);
+    fields[facet.key] = el("div", { class: "search-field", hidden: !!facet.optional }, [
+      el("label", { for: select.id, text: facet.label }), select
+    ]);
+    return fields[facet.key];
   });
   var sortSelect = el("select", { id: "search-sort", name: "sort", disabled: true }, SORTS.map(function (s) {
     return el("option", { value: s.key, text: s.label });
@@ -156,7 +164,7 @@
     var chosen = select.value || params.get(facet.key) || "";
     var values = Object.keys(counts || {}).filter(function (v) { return counts[v] > 0 || v === chosen; });
     if (chosen && values.indexOf(chosen) < 0) values.push(chosen);
-    values.sort(facet.key === "year"
+    values.sort(facet.key === "year" || facet.key === "rating"
       ? function (a, b) { return b.localeCompare(a); }
       : function (a, b) { return a.localeCompare(b, undefined, { sensitivity: "base" }); });
     select.textContent = "";
@@ -357,12 +365,18 @@
     more.hidden = true;
     status.textContent = "";
     setState("unavailable");
+    // Opened from disk, the browser refuses to load the index (file:// has no origin): it may well be built.
+    var fromDisk = window.location.protocol === "file:";
+    var page = fromDisk ? "index.html" : "";
     var notice = el("div", { class: "notice search-unavailable" }, [
+      fromDisk ? el("p", {}, [el("strong", { text: "Search needs the site served over HTTP." }),
+        " Browsers do not let a page opened from disk load its search index: open it through ",
+        el("code", { text: "sitegen serve" }), " or a web server."]) :
       el("p", {}, [el("strong", { text: "Search is not available on this copy of the site." }),
         " Its search index was not built (for example with ", el("code", { text: "sitegen build --no-search" }),
         ", or where Pagefind cannot run)."]),
-      el("p", {}, ["Browse the ", el("a", { href: new URL("tags/", siteRoot).pathname, text: "tags" }), " or the ",
-        el("a", { href: new URL("authors/", siteRoot).pathname, text: "authors" }), " instead."])
+      el("p", {}, ["Browse the ", el("a", { href: new URL("tags/" + page, siteRoot).pathname, text: "tags" }), " or the ",
+        el("a", { href: new URL("authors/" + page, siteRoot).pathname, text: "authors" }), " instead."])
     ]);
     mount.insertBefore(notice, form);
     form.hidden = true;
@@ -439,7 +453,11 @@
     return pagefind.filters();
   }).then(function (filters) {
     totals = filters || {};
-    FACETS.forEach(function (facet) { selects[facet.key].disabled = false; });
+    FACETS.forEach(function (facet) {
+      selects[facet.key].disabled = false;
+      var none = !Object.keys(totals[facet.key] || {}).length;
+      if (facet.optional) fields[facet.key].hidden = none && !params.get(facet.key);
+    });
     sortSelect.disabled = false;
     return search();
   }, function () {

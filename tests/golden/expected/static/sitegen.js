@@ -1,6 +1,18 @@
 /* sitegen: small progressive enhancements. The site works without this file. */
 (function () {
   "use strict";
+  // Opened from disk (file://), a folder's address shows the folder, not its page: every link and form of the
+  // site that ends in "/" is pointed at the folder's index.html. Served over HTTP, links stay as they are.
+  if (window.location.protocol === "file:") {
+    var toPage = function (element, attribute) {
+      var url = new URL(element.getAttribute(attribute), document.baseURI);
+      if (url.protocol !== "file:" || url.pathname.slice(-1) !== "/") return;
+      url.pathname += "index.html";
+      element.setAttribute(attribute, url.href);
+    };
+    document.querySelectorAll("a[href]").forEach(function (a) { toPage(a, "href"); });
+    document.querySelectorAll("form[action]").forEach(function (form) { toPage(form, "action"); });
+  }
   // "/" focuses the search box, as on most documentation sites.
   document.addEventListener("keydown", function (event) {
     if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
