@@ -17,7 +17,7 @@ from ...common.errors import Diagnostic
 from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
-from ...model.model import Paper, Tag, Year
+from ...model.model import Author, Paper, Ref, Tag, Year
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded
 
@@ -27,8 +27,10 @@ TYPES: dict[str, Any] = {
     "template": str, "config": SiteConfig, "assets": dict[str, str], "static": dict[str, str],
     "entry": tuple[Entry | None, tuple[Diagnostic, ...]], "row": tuple[Entry | None, tuple[Diagnostic, ...]],
     "profile": tuple[AuthorProfile | None, tuple[Diagnostic, ...]],
-    "paper": Paper | None, "tag": Tag | None, "category": Tag | None, "year": Year | None,
-    "order": tuple[str, ...], "recent": tuple[str, ...], "slugs": tuple[str, ...], "pages": int,
+    "paper": Paper | None, "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
+    "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
+    "tag": Tag | None, "category": Tag | None, "year": Year | None,
+    "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool, "slugs": tuple[str, ...], "pages": int,
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
 }
@@ -46,6 +48,8 @@ def encode(key: Key, value: Any) -> Any:
         return replace(value, entry=storable(value.entry))
     if step == "static":
         return {name: str(path) for name, path in value.items()}
+    if step == "author":  # its fields; the co-author network is the model's (see author_links)
+        return None if value is None else (value.name, value.slug, value.papers, value.profile)
     return value
 
 
@@ -60,4 +64,6 @@ def decode(key: Key, saved: Any) -> Any:
         return replace(value, entry=restored(value.entry))
     if step == "static":
         return {name: Path(path) for name, path in value.items()}
+    if step == "author":
+        return None if value is None else Author(*value)
     return value

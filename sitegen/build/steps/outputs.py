@@ -51,14 +51,16 @@ class _Recorded(_Bound, Mapping[str, Any]):
         self._step = step
 
     def __getitem__(self, key: str) -> Any:
-        value = self._ctx.get(self._step, key)
+        value = self.get(key)
         if value is None:
             raise KeyError(key)
         return value
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self._ctx.get(self._step, key)
-        return default if value is None else value
+        if value is None:
+            return default
+        return _AuthorView(value, self._ctx) if self._step == "author" else value
 
     def __iter__(self) -> Iterator[str]:
         order = self._ctx.get("order") if self._step == "paper" else ()
@@ -66,6 +68,21 @@ class _Recorded(_Bound, Mapping[str, Any]):
 
     def __len__(self) -> int:
         return len(self._ctx.get("order")) if self._step == "paper" else 0
+
+
+class _AuthorView:
+    """An author as a page sees it: its co-authors and topics read apart (`author_links`), when shown."""
+
+    __slots__ = ("_author", "_ctx")
+    LINKS = ("coauthors", "topics", "coauthor_total")
+
+    def __init__(self, author: Any, ctx: Context):
+        self._author, self._ctx = author, ctx
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _AuthorView.LINKS:
+            return self._ctx.get("author_links", self._author.slug)[_AuthorView.LINKS.index(name)]
+        return getattr(self._author, name)
 
 
 class RecordedSite(_Bound):

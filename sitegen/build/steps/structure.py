@@ -19,7 +19,7 @@ from typing import Any
 from ...common.errors import BuildFailed, Diagnostic, Report
 from ...content.loader import AuthorProfile, Content, Entry, _check_unique
 from ...model import model, routes
-from ...model.model import Author, Paper, Site, Tag
+from ...model.model import Author, Paper, Ref, Site, Tag
 from ...model.model_patch import SitePatch, patch_site
 from ...render.fragments import fingerprint as paper_fingerprint
 from ..engine.graph import Context, Step
@@ -52,6 +52,7 @@ class Structure:
             Step("site", 3, self.site, lambda built: built.stamp, spread=_spread),
             Step("paper", 4, self.paper, _paper_fingerprint),
             Step("author", 4, self.author, _author_fingerprint),
+            Step("author_links", 4, self.author_links, digest),
             Step("tag", 4, lambda ctx, slug: ctx.get("site").site.tag_index.get(slug), digest),
             Step("category", 4, lambda ctx, slug: _category(ctx.get("site").site, slug), digest),
             Step("year", 4, lambda ctx, slug: next((y for y in ctx.get("site").site.years if y.slug == slug), None),
@@ -137,7 +138,14 @@ class Structure:
         return paper if entry is None or entry is paper.entry else replace(paper, entry=entry)
 
     def author(self, ctx: Context, slug: str) -> Author | None:
+        """An author's name, papers and profile (what a feed or a list shows; `author_links` the rest)."""
         return ctx.get("site").site.author_index.get(slug)  # type: ignore[no-any-return]
+
+    def author_links(self, ctx: Context, slug: str) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
+        """An author's co-authors, topics and co-author count: what only the author's own page shows,
+        worked out from the whole model's network (which a feed's update need not make)."""
+        author = ctx.get("site").site.author_index.get(slug)
+        return (author.coauthors, author.topics, author.coauthor_total) if author is not None else ((), (), 0)
 
     def plan(self, ctx: Context, arg: None) -> tuple[routes.Row, ...]:
         """Every output file: (output, kind, key, template); what each shows, its page records when rendered.
@@ -188,9 +196,7 @@ def _author_row(author: Author) -> tuple[object, ...]:
 
 
 def _author_fingerprint(author: Author | None) -> str:
-    if author is None:
-        return "-"
-    return digest((_author_row(author), author.coauthors, author.topics, author.coauthor_total))
+    return "-" if author is None else digest(_author_row(author))
 
 
 def _authors_fingerprint(authors: tuple[Author, ...]) -> str:
