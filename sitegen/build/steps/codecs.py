@@ -30,7 +30,8 @@ TYPES: dict[str, Any] = {
     "paper": Paper | None, "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
-    "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool, "slugs": tuple[str, ...], "pages": int,
+    "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
+    "slugs": tuple[str, ...], "pages": int,
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
 }
