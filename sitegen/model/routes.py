@@ -23,7 +23,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from . import layout
+from . import layout, related
 from .model import Author, Paper, Site, Tag, year_slug
 
 if TYPE_CHECKING:
@@ -153,12 +153,14 @@ def home_specs(site: Site, entries: Tokens) -> list[PageSpec]:
 
 
 def paper_specs(site: Site, slug: str, entries: Tokens) -> list[PageSpec]:
-    """A paper's page (which shows its neighbours' titles) and its three citation files."""
+    """A paper's page (which shows its neighbours' titles, more by its authors and related papers) and its three
+    citation files."""
     paper = site.papers[slug]
     near = [s for s in (paper.newer, paper.older) if s]
-    deps = CONFIG | entries([slug, *near]) | {f"notes:{slug}"}
+    listed = tuple(tuple(p.slug for p in papers) for papers in related.panel(site, paper))
+    deps = CONFIG | entries([slug, *near, *listed[0], *listed[1]]) | {f"notes:{slug}"}
     own = entries([slug])
-    return [PageSpec(paper_page(slug), "paper", slug, "paper.html", deps, (paper.newer, paper.older)),
+    return [PageSpec(paper_page(slug), "paper", slug, "paper.html", deps, (paper.newer, paper.older, listed)),
             *(PageSpec(f"{layout.paper(slug)}cite.{ext}", f"cite-{ext}", slug, "", own)
               for ext in ("bib", "ris", "json"))]
 
@@ -287,7 +289,13 @@ def respecs(site: Site, patch: SitePatch, previous: Site | None = None) -> list[
     entries = Tokens()
     same_home = previous is not None and not patch.moved and home_summary(previous) == home_summary(site)
     specs = [] if same_home else home_specs(site, entries)
-    for slug in patch.papers:
+    # a paper's page lists papers sharing its authors or tags: theirs may change with the patched ones
+    shown = [site.papers[s] for s in patch.papers if s in site.papers]
+    authors = set(patch.authors).union(*({r.slug for r in (*p.authors, *p.unlisted_authors)} for p in shown))
+    tags = set(patch.tags).union(*({r.slug for r in p.tags} for p in shown))
+    papers = set(patch.papers).union(*(site.author_index[a].papers for a in authors if a in site.author_index),
+                                     *(site.tag_index[t].papers for t in tags if t in site.tag_index))
+    for slug in papers:
         specs += paper_specs(site, slug, entries)
     for slug in patch.authors:
         specs += author_specs(site, site.author_index[slug], entries)

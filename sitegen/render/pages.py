@@ -10,10 +10,10 @@ from urllib.parse import quote
 
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
-from ..model import layout
+from ..model import layout, related
 from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
-from . import paper_links, provenance, related
+from . import paper_links, provenance
 from .outputs import sitemap
 from .words import counted
 
@@ -89,9 +89,8 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
 
 def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
     """The side panel's lists and the provenance sentences: read through `site`, so the engine records them."""
-    more_by = related.more_by_authors(site, paper)
-    return {"more_by": more_by, "related": related.related_by_tags(site, paper, exclude=[p.slug for p in more_by]),
-            "provenance": provenance.sentences(paper.entry.sources)}
+    more_by, related_by_tags = related.panel(site, paper)
+    return {"more_by": more_by, "related": related_by_tags, "provenance": provenance.sentences(paper.entry.sources)}
 
 
 def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:

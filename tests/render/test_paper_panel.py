@@ -11,8 +11,8 @@ import pytest
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import Content, load_content
-from sitegen.model import model
-from sitegen.render import provenance, related
+from sitegen.model import model, related
+from sitegen.render import provenance
 
 from ..conftest import BuiltSite
 from ..html_tools import REPO, committed_entries

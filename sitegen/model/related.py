@@ -12,10 +12,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
-from ..model.model import order_key
+from .model import order_key
 
 if TYPE_CHECKING:
-    from ..model.model import Paper, Site
+    from .model import Paper, Site
 
 LIMIT = 5  # papers in each list
 
@@ -58,3 +58,9 @@ def _first(papers: Sequence[str], n: int, group: set[str]) -> list[str]:
             if len(out) == n:
                 break
     return out
+
+
+def panel(site: Site, paper: Paper) -> tuple[tuple[Paper, ...], tuple[Paper, ...]]:
+    """Both lists of a paper's page: more by its authors, then related by tags (those not already listed)."""
+    more_by = more_by_authors(site, paper)
+    return more_by, related_by_tags(site, paper, exclude=[p.slug for p in more_by])
