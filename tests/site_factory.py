@@ -73,3 +73,20 @@ def curate(root: Path, marks: dict[str, tuple[str | None, int | None]] = CURATED
     for stem, text in (notes or {}).items():
         path = root / "content" / "papers" / f"{stem}.md"
         path.write_text(path.read_text(encoding="utf-8") + f"\n{text}\n", encoding="utf-8")
+
+
+def without_related_lists(root: Path) -> Path:
+    """The site's paper template without its 'More by these authors' and 'Related by shared tags' lists.
+
+    Those lists show other papers, so a paper's page then depends on more of the site than the
+    notes records hold (see sitegen.build.notes_patch); tests of that path use a theme without them.
+    """
+    import re
+
+    template = root / "themes/default/templates/paper.html"
+    text = template.read_text(encoding="utf-8")
+    trimmed = re.sub(r"\{% for heading_id, heading, papers in .*?</section>\s*\{% endfor %\}", "", text,
+                     count=1, flags=re.S)
+    assert trimmed != text, "the paper template no longer has its lists of other papers"
+    template.write_text(trimmed, encoding="utf-8")
+    return root

@@ -15,7 +15,7 @@ from sitegen.content.loader import Content, Entry, load_content
 from sitegen.model import model
 from sitegen.render.fragments import fingerprint
 
-from ..site_factory import copy_site, tree_bytes
+from ..site_factory import copy_site, tree_bytes, without_related_lists
 
 
 def _content(root: Path) -> Content:
@@ -174,8 +174,9 @@ def test_a_model_rekeyed_after_notes_edits_loads_as_the_model_of_the_new_entries
 
 def test_a_front_matter_edit_after_a_notes_edit_patches_the_saved_model(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Curators write notes, then fix a title: the notes edit's build leaves a model the title edit can use."""
-    root = copy_site(tmp_path / "site", papers=12)
+    """Curators write notes, then fix a title: the notes edit's build leaves a model the title edit can use
+    (with a paper template whose notes edit is patched from the records: see tests/build/test_notes_patch.py)."""
+    root = without_related_lists(copy_site(tmp_path / "site", papers=12))
     output = tmp_path / "public"
     build(root, output, search=False)
     entry = sorted((root / "content/papers").glob("*.md"))[5]

@@ -13,7 +13,7 @@ from sitegen.build.build import build
 from sitegen.build.notes_patch import RECORDS
 from sitegen.content.cache import CACHE_DIR
 
-from ..site_factory import copy_site, tree_bytes
+from ..site_factory import copy_site, tree_bytes, without_related_lists
 
 PAPERS = 8
 
@@ -53,9 +53,24 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def site(tmp_path: Path) -> Path:
-    root = copy_site(tmp_path / "site", papers=PAPERS)
+    """The list with a paper template that shows no other papers (the default one's panel lists some, which
+    a notes edit cannot patch from the records: see test_a_page_listing_other_papers_takes_the_model_path)."""
+    root = without_related_lists(copy_site(tmp_path / "site", papers=PAPERS))
     build(root, tmp_path / "public", search=False)
     return root
+
+
+def test_a_page_listing_other_papers_takes_the_model_path_and_ends_where_a_clean_build_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    calls: list[int] = []
+    real = build_module._incremental
+    monkeypatch.setattr(build_module, "_incremental", lambda *a, **k: calls.append(1) or real(*a, **k))
+    _append_note(_entry(root), "A note.")
+    build(root, tmp_path / "public", search=False)
+    assert calls, "the default paper page lists other papers: its notes edit is not patched from the records"
+    assert tree_bytes(tmp_path / "public") == _clean(root, tmp_path / "clean")
 
 
 def test_notes_edit_rewrites_only_the_files_that_show_the_notes(site: Path, tmp_path: Path,
