@@ -1,4 +1,4 @@
-"""Screenshots of the list pages, to look at after a change to the theme: `python -m tests.screenshots`.
+"""Screenshots of every kind of page, to look at after a change to the theme: `python -m tests.screenshots`.
 
 Builds the bundled reading list into a temporary folder, with a few papers marked as a curator
 would (a reading status and a rating: tests/site_factory.py, CURATED), serves it under /reading-list/ as GitHub
@@ -18,7 +18,12 @@ from tests.site_factory import copy_site, curate
 from tests.support import ARTIFACTS_DIR, launch_chromium, open_page, screenshot, serve_directory
 from tests.support.browser import RecordedPage
 
-PAGES = {"home": "", "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/"}
+# One page of each kind the site has (the paper is one with notes, identifiers and a panel of related papers)
+PAGES = {"home": "", "paper": "papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement/",
+         "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/", "authors": "authors/",
+         "tags": "tags/",
+         "categories": "categories/", "category": "categories/cs-lg/", "timeline": "timeline/",
+         "year": "timeline/2026/", "recent": "recent/", "search": "search/?q=attention", "404": "404.html"}
 SCREENS = ((390, 844), (1280, 900))
 SCHEMES = ("light", "dark")
 # Papers whose title box lies wholly inside the first screen: the density a reader gets on arrival
@@ -43,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
         build(root, output, "https://example.github.io/reading-list/", search=False)
         with serve_directory(output, "/reading-list/") as base_url, launch_chromium() as browser:
             for name, route in PAGES.items():
-                if not (output / route / "index.html").is_file():
+                page_file = route.partition("?")[0]
+                if not (output / (page_file if page_file.endswith(".html") else page_file + "index.html")).is_file():
                     print(f"{name}: no {route}index.html in this build")
                     continue
                 for width, height in SCREENS:
