@@ -20,6 +20,13 @@ PAGES = {
     "tag": "tags/compilers/",
     "timeline": "timeline/",
     "recent": "recent/",
+    "authors": "authors/",
+    "tags": "tags/",
+    "categories": "categories/",
+    "category": "categories/cs-lg/",
+    "year": "timeline/2026/",
+    "search": "search/?q=attention",
+    "404": "404.html",
 }
 WIDTHS = (390, 1280)
 SCHEMES = ("light", "dark")

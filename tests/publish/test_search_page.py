@@ -70,6 +70,11 @@ def test_the_header_box_lands_with_the_focus_in_the_query(page: RecordedPage, se
     assert page.evaluate(FOCUSED) == hrefs[0]
     page.keyboard.press("ArrowDown")
     assert page.evaluate(FOCUSED) == hrefs[1]
+    page.keyboard.press("ArrowUp")
+    assert page.evaluate(FOCUSED) == hrefs[0]
+    with page.expect_navigation():
+        page.keyboard.press("Enter")  # the first result opens
+    assert page.url.rstrip("/").endswith("/" + hrefs[0].rstrip("/").rsplit("/", 1)[-1])
     page.assert_clean()
 
 
