@@ -178,10 +178,13 @@ def test_a_template_error_in_a_worker_names_the_template(tmp_path: Path) -> None
     root = copy_site(tmp_path / "site", papers=6)
     template = root / "themes/default/templates/tag.html"
     text = template.read_text(encoding="utf-8")
-    template.write_text(text.replace("{{ tag.papers|length }}", "{{ tag.paprs|length }}"), encoding="utf-8")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "{{ tag.papers|length" in row)
+    broken = text.replace("{{ tag.papers|length", "{{ tag.paprs|length", 1)
+    assert broken != text
+    template.write_text(broken, encoding="utf-8")
     with pytest.raises(SitegenError) as caught:
         build(root, tmp_path / "public", search=False, jobs=2, use_cache=False)
-    assert "themes/default/templates/tag.html:4" in str(caught.value)
+    assert f"themes/default/templates/tag.html:{line}" in str(caught.value)
 
 
 def test_a_chunk_reaches_a_worker_with_all_that_rendering_reads(tmp_path: Path) -> None:
