@@ -37,7 +37,7 @@ LARGE = frozenset(fragments.WHOLE_LIST) | {"sitemap", "authors"}
 FAMILIES = {"author": "items", "tag": "items", "category": "items", "year": "items", "home": "home",
             "author-feed": "feeds", "tag-feed": "feeds",
             "paper": "bib", "cite-bib": "bib", "author-bib": "bib", "tag-bib": "bib", "reading-list-bib": "bib",
-            "cite-ris": "ris", "reading-list-ris": "ris"}
+            "cite-ris": "ris", "reading-list-ris": "ris", "author-ris": "ris", "tag-ris": "ris"}
 # Rough cost of one file of a kind, in microseconds at 10,000 papers, to share families out evenly;
 # a whole-list file costs this much per paper. Misjudged costs only move work to the shared kinds.
 COSTS = {"author": 1200, "paper": 800, "author-feed": 400, "home": 2200, "tag": 2400, "year": 4500,
