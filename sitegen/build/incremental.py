@@ -29,7 +29,7 @@ from jinja2 import meta
 from ..common.digest import of as output_digest
 from ..common.errors import BuildFailed, Report, relpath
 from ..common.forked import ForkedBytes
-from ..common.fsutil import StagedFiles
+from ..common.fsutil import StagedFiles, prune_empty
 from ..common.lazy import copied
 from ..content import config as site_config
 from ..content.cache import EntryCache
@@ -725,7 +725,7 @@ class SiteState:
         for out in sorted(stale):
             self.hashes.pop(out, None)
             change.removed.append(out)
-            _prune_empty(self.output / out, self.output)
+            prune_empty(self.output / out, self.output)
         return change
 
 
@@ -806,15 +806,3 @@ def _relative(path: Path, root: Path) -> Path | None:
             return Path(os.path.abspath(path)).relative_to(os.path.abspath(root))
         except ValueError:
             return None
-
-
-def _prune_empty(path: Path, stop: Path) -> None:
-    parent = path.parent
-    while parent != stop and parent.is_relative_to(stop):
-        try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent
-
-

@@ -20,7 +20,7 @@ from ..content.cache import EntryCache
 from ..content.loader import load_entries
 from ..model.routes import PageSpec
 from .engine.graph import Engine
-from .engine.memo import ABSENT, Key, Record
+from .engine.memo import ABSENT, Key, Record, argument_of
 from .steps.sources import Loaded
 
 SHIPPED = frozenset({"item", "feed_entry", "piece"})  # steps whose values go back to the parent
@@ -28,7 +28,7 @@ SHIPPED = frozenset({"item", "feed_entry", "piece"})  # steps whose values go ba
 
 def _key(canonical: dict[Key, Key], step: str, argument: Any) -> Key:
     """The one copy of a key as decoded (msgpack gives lists for tuples)."""
-    key: Key = (step, tuple(argument) if type(argument) is list else argument)
+    key: Key = (step, argument_of(argument))
     return canonical.setdefault(key, key)
 
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..common.errors import Diagnostic
 from ..common.forked import Forked
-from ..common.fsutil import StagedFiles
+from ..common.fsutil import StagedFiles, prune_empty
 from ..content.cache import EntryCache
 from ..model.routes import STATIC_PREFIX, PageSpec
 from ..publish.writer import Stage, journal_for, staged, stale_count
@@ -242,7 +242,7 @@ class SiteEngine:
             self.before_writing()
         files.commit(self.output / out for out in sorted(gone))
         for out in sorted(gone):
-            _prune_empty(self.output / out, self.output)
+            prune_empty(self.output / out, self.output)
         for out in outgoing:
             st = os.stat(self.output / out)
             change.stats[out] = (st.st_size, st.st_mtime_ns)
@@ -257,13 +257,3 @@ def _save_entries(cache: EntryCache) -> bool:
     """The entry cache, for the next process (its own parse of 10,000 entries takes seconds)."""
     cache.save()
     return True
-
-
-def _prune_empty(path: Path, stop: Path) -> None:
-    parent = path.parent
-    while parent != stop and parent.is_relative_to(stop):
-        try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent

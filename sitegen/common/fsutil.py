@@ -105,6 +105,17 @@ def write_atomic(path: Path, data: Data, durable: bool = True) -> None:
     os.replace(_stage(path, data, durable), path)
 
 
+def prune_empty(path: Path, stop: Path) -> None:
+    """Remove the folders above `path` that are now empty, up to (not including) `stop`."""
+    parent = path.parent
+    while parent != stop and parent.is_relative_to(stop):
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent
+
+
 def staged_name(name: str, marker: str) -> bool:
     """Whether a file name is one of `StagedFiles(marker=marker)`'s temporaries."""
     return name.endswith(".tmp") and f".{marker}." in name

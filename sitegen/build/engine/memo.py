@@ -1,21 +1,14 @@
 """The engine's memo: each key's fingerprint, what it read, its value, and who read it.
 
 The readers of a key (the reverse of what each record read) are what an update follows
-upward from a changed input. A memo saved by one process is loaded by the next only
-under the same stamp (the digest of sitegen's own code and of the build's settings), so
-no version has to be bumped by hand when the output changes.
+upward from a changed input. The memo kept on disk between processes is store.DiskMemo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
-
-import msgspec
-
-from ...common.fsutil import write_atomic
 
 Key = tuple[str, Hashable]  # (step name, argument)
 
@@ -99,36 +92,7 @@ class Memo:
                 if not readers:
                     del self._readers[read]
 
-    # -- on disk --------------------------------------------------------------
-    def save(self, path: Path, stamp: str, encode: Callable[[Key, Any], Any] | None = None) -> None:
-        """Write the memo atomically; values only where `encode` gives one (ABSENT: not saved)."""
-        rows = []
-        for key, record in self.records.items():
-            value = ABSENT if encode is None or record.value is ABSENT else encode(key, record.value)
-            row = [key[0], key[1], record.fingerprint, [[r[0], r[1], seen] for r, seen in record.reads]]
-            if value is not ABSENT:
-                row.append(value)
-            rows.append(row)
-        write_atomic(path, msgspec.msgpack.encode({"stamp": stamp, "records": rows}))
 
-    @classmethod
-    def load(cls, path: Path, stamp: str, decode: Callable[[Key, Any], Any] | None = None) -> Memo:
-        """The memo saved under `stamp`, else an empty one (no file, another stamp, or damaged)."""
-        memo = cls()
-        try:
-            saved = msgspec.msgpack.decode(path.read_bytes())
-            if not isinstance(saved, dict) or saved.get("stamp") != stamp:
-                return memo
-            for row in saved["records"]:
-                key = (row[0], _hashable(row[1]))
-                reads = tuple(((r[0], _hashable(r[1])), r[2]) for r in row[3])
-                value = decode(key, row[4]) if len(row) > 4 and decode is not None else ABSENT
-                memo.put(key, Record(row[2], reads, value))
-        except (OSError, msgspec.DecodeError, LookupError, TypeError, ValueError):
-            return cls()
-        return memo
-
-
-def _hashable(argument: Any) -> Hashable:
+def argument_of(argument: Any) -> Hashable:
     """An argument as saved (msgpack gives lists) back as the tuple it was (arguments are flat tuples)."""
     return tuple(argument) if type(argument) is list else argument  # exact type: the hot path

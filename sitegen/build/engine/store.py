@@ -19,7 +19,7 @@ import msgspec
 import xxhash
 
 from ...common.fsutil import write_atomic
-from .memo import ABSENT, Key, Memo, Record, _hashable
+from .memo import ABSENT, Key, Memo, Record, argument_of
 
 SHARDS = 256
 Encode = Callable[[Key, Any], Any]  # a value as msgpack can hold it, or ABSENT not to save it
@@ -78,11 +78,11 @@ class DiskMemo(Memo):
             return False
         self._loaded.add(shard)
         for row in self._rows(f"records-{shard:02x}"):
-            key = (row[0], _hashable(row[1]))
+            key = (row[0], argument_of(row[1]))
             if key in self._dropped or dict.__contains__(self.records, key):
                 continue  # dropped or replaced here: the newer holds
             value = self._decode(key, row[4]) if len(row) > 4 else ABSENT
-            reads = tuple(((r[0], _hashable(r[1])), r[2]) for r in row[3])
+            reads = tuple(((r[0], argument_of(r[1])), r[2]) for r in row[3])
             dict.__setitem__(self.records, key, Record(row[2], reads, value))
         return True
 
@@ -92,8 +92,8 @@ class DiskMemo(Memo):
             self._loaded_readers.add(shard)
             assert self._readers is not None
             for row in self._rows(f"readers-{shard:02x}"):
-                read = (row[0], _hashable(row[1]))
-                self._readers.setdefault(read, set()).update((r[0], _hashable(r[1])) for r in row[2])
+                read = (row[0], argument_of(row[1]))
+                self._readers.setdefault(read, set()).update((r[0], argument_of(r[1])) for r in row[2])
         return super().readers_of(key)
 
     def _rows(self, name: str) -> list[Any]:
