@@ -11,10 +11,12 @@ or the theme's folders changed.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -29,8 +31,13 @@ from .output_check import SEARCH_BUNDLE, Expected, folder_mtimes, folders_of
 from .steps import codecs
 from .steps.sources import FOLDERS, digest
 
+if TYPE_CHECKING:
+    from .site_engine import EngineChange, SiteEngine
+
 ENGINE = "engine"  # the memo's folder in the cache
 TABLE = "table"  # the inputs' stats and the outputs' as the last build left them
+RACY_NS = 2_000_000_000  # an input changed this close to a scan is read again by the next build (see _row)
+Row = tuple[int | str, ...]  # an input file as remembered: its stat (entries, profiles) or its content digest
 
 
 class OutputsChanged(Exception):
@@ -39,9 +46,10 @@ class OutputsChanged(Exception):
 
 @dataclass
 class Table:
-    """Each input file's (size, mtime_ns), and each output file's and folder's, after the last build."""
+    """Each input file's stat row (see `_row`), and each output file's (size, mtime_ns) and folder's
+    mtime, after the last build."""
 
-    inputs: dict[str, tuple[int, int]] = field(default_factory=dict)
+    inputs: dict[str, Row] = field(default_factory=dict)
     outputs: dict[str, tuple[int, int]] = field(default_factory=dict)
     folders: dict[str, int] = field(default_factory=dict)
 
@@ -67,53 +75,70 @@ class Table:
         write_atomic(folder / TABLE, msgspec.msgpack.encode(data), durable=False)
 
 
-def stamp(output: Path, base_url: str | None, drafts: bool, asset_versions: bool = True) -> str:
-    """What a saved memo holds under: sitegen's code, and every setting of the build that changes its output."""
+def stamp(output: Path, base_url: str | None, drafts: bool, asset_versions: bool = True,
+          search: bool = False) -> str:
+    """What a saved memo holds under: sitegen's code, and every setting of the build that changes its output
+    (with `search` turned on, the search index must be made for the whole output first)."""
     return digest((code_digest(), base_url, os.environ.get(site_config.BASE_URL_ENV), drafts, asset_versions,
-                   str(output.absolute())))
+                   str(output.absolute()), search))
 
 
-def open_memo(root: Path, output: Path, base_url: str | None, drafts: bool) -> tuple[DiskMemo, Table | None, str]:
+def open_memo(root: Path, output: Path, base_url: str | None, drafts: bool,
+              search: bool = False) -> tuple[DiskMemo, Table | None, str]:
     """The memo and table the last build saved for these settings (an empty, invalid memo if none)."""
-    key = stamp(output, base_url, drafts)
+    key = stamp(output, base_url, drafts, search=search)
     folder = root / CACHE_DIR / ENGINE
     memo = DiskMemo(folder, key, codecs.encode, codecs.decode)
     return memo, Table.load(folder, key) if memo.valid else None, key
 
 
-def scan_inputs(root: Path, base_url: str | None) -> dict[str, tuple[int, int]]:
-    """Every input file's (size, mtime_ns): entries, profiles, settings, and the theme chain's files."""
-    found: dict[str, tuple[int, int]] = {}
+def _row(st: os.stat_result, now: int) -> Row:
+    """An entry's or profile's stat as remembered: size, mtime, ctime and inode, as git's index keeps them.
+
+    ctime and inode catch copies that keep size and mtime (`cp -p`, `rsync -t`). A file changed
+    within RACY_NS of the scan (`now`) may change again without its ctime moving (timestamps
+    advance in clock ticks): its size is remembered as -1, so the next build reads it again,
+    and its content digest, which the engine compares, says whether it changed.
+    """
+    size = -1 if now - st.st_ctime_ns < RACY_NS else st.st_size
+    return (size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _content(path: Path) -> Row:
+    """A settings or theme file as remembered: its content digest. Any change to one renders the whole
+    site, so a copy of the site (new ctimes and inodes) must not count as one; there are a few dozen."""
+    return (hashlib.sha256(path.read_bytes()).hexdigest(),) if path.is_file() else ("-",)
+
+
+def scan_inputs(root: Path, base_url: str | None) -> dict[str, Row]:
+    """Every input file as remembered (see `_row`, `_content`): entries, profiles, settings, the theme's files."""
+    found: dict[str, Row] = {}
+    now = time.time_ns()
     for rel, suffix in FOLDERS.items():
         folder = root / rel
         try:
             with os.scandir(folder) as listing:
                 for item in listing:
                     if item.name.endswith(suffix) and not item.name.startswith("."):
-                        st = item.stat(follow_symlinks=False)
-                        found[f"{rel}/{item.name}"] = (st.st_size, st.st_mtime_ns)
+                        found[f"{rel}/{item.name}"] = _row(item.stat(follow_symlinks=False), now)
         except OSError:
             continue
-    try:
-        st = os.lstat(root / site_config.CONFIG_FILE)
-        found[site_config.CONFIG_FILE] = (st.st_size, st.st_mtime_ns)
-    except OSError:
-        pass
+    found[site_config.CONFIG_FILE] = _content(root / site_config.CONFIG_FILE)
     for theme in theme_dirs(root, _theme(root, base_url)):
         for part in ("templates", "static"):
             for path in sorted((theme / part).rglob("*")) if (theme / part).is_dir() else ():
-                st = os.lstat(path)
-                found[str(path.absolute())] = (st.st_size, st.st_mtime_ns)
+                found[str(path.absolute())] = _content(path)
     return found
 
 
-def changed_inputs(root: Path, base_url: str | None, before: dict[str, tuple[int, int]],
-                   now: dict[str, tuple[int, int]]) -> tuple[list[Path], list[Key]]:
+def changed_inputs(root: Path, base_url: str | None, before: dict[str, Row],
+                   now: dict[str, Row]) -> tuple[list[Path], list[Key]]:
     """The files under the root that changed, came or went, and the theme inputs that moved with them."""
     paths: list[Path] = []
     keys: list[Key] = []
     themes = [t.absolute() for t in theme_dirs(root, _theme(root, base_url))]
-    for name in sorted(set(before) ^ set(now) | {n for n in before.keys() & now.keys() if before[n] != now[n]}):
+    for name in sorted(set(before) ^ set(now) | {n for n in before.keys() & now.keys()
+                                                 if before[n] != now[n] or now[n][0] == -1}):
         path = Path(name)
         if not path.is_absolute():
             paths.append(root / name)
@@ -127,7 +152,7 @@ def changed_inputs(root: Path, base_url: str | None, before: dict[str, tuple[int
     return paths, keys
 
 
-def table_after(previous: Table | None, output: Path, inputs: dict[str, tuple[int, int]], change: Any) -> Table:
+def table_after(previous: Table | None, output: Path, inputs: dict[str, Row], change: Any) -> Table:
     """The table once a build has written: a full build's from its stage, an update's amended."""
     if change.stage is not None:
         outputs = {p: s for p, s in change.stage.stats.items() if not p.startswith(f"{SEARCH_BUNDLE}/")}
@@ -152,49 +177,60 @@ def _theme(root: Path, base_url: str | None) -> str:
         return "default"
 
 
+def _in_place(engine: SiteEngine, table: Table, output: Path, paths: list[Path],
+              keys: list[Key]) -> EngineChange | None:
+    """The update written in place, or None when the output is not as the last build left it (checked
+    in a forked child beside the update, and answered before anything is renamed in)."""
+    from .output_check import OutputsCheck
+
+    check = OutputsCheck(table, output, beside=bool(paths or keys))
+    engine.staging_marker = check.marker
+
+    def before_writing() -> None:
+        if not check.result():
+            raise OutputsChanged
+
+    engine.before_writing = before_writing
+    try:
+        change = engine.update(paths, keys)
+        if not change.written and not change.removed and not check.result():
+            return None  # nothing to write, yet the output is not as left: render it all
+        return change
+    except OutputsChanged:
+        return None  # the update's changes were undone
+    finally:
+        check.cancel()
+        engine.before_writing, engine.staging_marker = (lambda: None), ""
+
+
 def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs: int | None,
-              progress: Any = None, finishing: Any = None, whole: bool = False) -> tuple[Any, bool]:
+              progress: Any = None, finishing: Any = None, whole: bool = False,
+              search: bool = False) -> tuple[Any, bool]:
     """Build or update the output through the engine; the change, and whether it rendered everything.
 
     `finishing(stage)` runs before a full build's stage is swapped in; `whole` renders
     everything whatever the memo says (after a killed build's leftovers were recovered).
     """
-    from .output_check import OutputsCheck
     from .site_engine import SiteEngine
 
-    memo, table, key = open_memo(root, output, base_url, drafts)
+    memo, table, key = open_memo(root, output, base_url, drafts, search)
+    if table is None:
+        memo.valid = False  # no record of what its records were made from: it reads as empty
     engine = SiteEngine(root, output, base_url, drafts, memo=memo)
     engine.jobs = jobs
     if finishing is not None:
         engine.finishing = finishing
     inputs = scan_inputs(root, base_url)
-    change = None
-    if table is not None and output.is_dir() and not whole:
-        paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
-        check = OutputsCheck(table, output, beside=bool(paths or keys))
-        engine.staging_marker = check.marker
-
-        def before_writing() -> None:
-            if not check.result():
-                raise OutputsChanged
-        engine.before_writing = before_writing
-        try:
-            change = engine.update(paths, keys)
-            if not change.written and not change.removed and not check.result():
-                change = None  # nothing to write, yet the output is not as left: render it all
-        except OutputsChanged:
-            change = None
-        finally:
-            check.cancel()
-        if change is None:  # the update's changes were undone: everything again, the output swapped whole
-            engine.before_writing, engine.staging_marker = (lambda: None), ""
-            change = engine.update(paths, keys, everything=True)
-    if change is None and table is not None and not whole:  # the memo's entries and model serve still
-        paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
-        change = engine.update(paths, keys, everything=True)
-    if change is None:
+    if table is None:
         change = engine.build(jobs, progress)
+    else:
+        # the memo is as the last build left it: the files changed since are named to it, always
+        paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
+        in_place = _in_place(engine, table, output, paths, keys) if output.is_dir() and not whole else None
+        # else the output swapped whole, the memo's entries and model serving still
+        change = in_place if in_place is not None else engine.update(paths, keys, everything=True)
     new_table = table_after(table if change.stage is None else None, output, inputs, change)
+    change.total = len(new_table.outputs)
     memo.write()
     new_table.save(memo.folder, key)
     engine.cache.save()

@@ -51,6 +51,7 @@ class EngineChange:
     stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # an update's written files: (size, mtime_ns)
     removed_count: int = 0  # a full build's: files of the output it replaced that it no longer has
     kinds: Counter[str] = field(default_factory=Counter)  # a full build's files by kind of page ("static" too)
+    total: int = 0  # the files of the output after the update, where known (see persisted.run_build)
 
     @property
     def css_only(self) -> bool:
@@ -105,17 +106,19 @@ class SiteEngine:
         change = EngineChange(full=True)
         with self.engine.transaction():
             prefetch(self.engine, self.root, self.cache, jobs)
-            saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, waited for below
-            rows = self.engine.get("plan")
-            plan = {row[0]: row for row in rows}
-            static: dict[str, Path] = self.engine.get("static")
-            renderer = PageRenderer(self.engine, len(self.engine.get("order")))
-            with staged(self.output) as stage:
-                render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
-                for name, path in static.items():
-                    stage.copy(f"{STATIC_PREFIX}{name}", path)
-                change.removed_count = stale_count(self.output, stage.files)
-                self.finishing(stage)
+            saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, always waited for
+            try:
+                rows = self.engine.get("plan")
+                plan = {row[0]: row for row in rows}
+                static: dict[str, Path] = self.engine.get("static")
+                renderer = PageRenderer(self.engine, len(self.engine.get("order")))
+                with staged(self.output) as stage:
+                    render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
+                    for name, path in static.items():
+                        stage.copy(f"{STATIC_PREFIX}{name}", path)
+                    change.removed_count = stale_count(self.output, stage.files)
+                    self.finishing(stage)
+            finally:
                 saver.result()
         self.pending = {}
         self._index_readers()
@@ -232,14 +235,19 @@ class SiteEngine:
         change = EngineChange(rendered=len(fresh))
         files = StagedFiles(self.durable, self.staging_marker, journal_for(self.output) if self.durable else None)
         outgoing = {out: data for out, data in fresh.items() if out in plan and data is not GONE}
-        if static is not self.static:
-            outgoing |= {f"{STATIC_PREFIX}{name}": path.read_bytes() for name, path in static.items()}
+        if static is not self.static:  # those whose bytes changed (a stylesheet edit is swapped without a reload)
+            outgoing |= {out: data for name, path in static.items()
+                         if _differs(self.output / (out := f"{STATIC_PREFIX}{name}"), data := path.read_bytes())}
             gone |= {f"{STATIC_PREFIX}{name}" for name in set(self.static) - set(static)}
-        for out, data in sorted(outgoing.items()):
-            (self.output / out).parent.mkdir(parents=True, exist_ok=True)
-            files.add(self.output / out, data)
-        if outgoing or gone:
-            self.before_writing()
+        try:
+            for out, data in sorted(outgoing.items()):
+                (self.output / out).parent.mkdir(parents=True, exist_ok=True)
+                files.add(self.output / out, data)
+            if outgoing or gone:
+                self.before_writing()
+        except BaseException:
+            files.discard()  # the temporaries and the journal: nothing was renamed in
+            raise
         files.commit(self.output / out for out in sorted(gone))
         for out in sorted(gone):
             prune_empty(self.output / out, self.output)
@@ -257,3 +265,11 @@ def _save_entries(cache: EntryCache) -> bool:
     """The entry cache, for the next process (its own parse of 10,000 entries takes seconds)."""
     cache.save()
     return True
+
+
+def _differs(path: Path, data: bytes) -> bool:
+    """Whether the file at `path` is missing or holds other bytes than `data` (a static file: a few KB)."""
+    try:
+        return path.read_bytes() != data
+    except OSError:
+        return True

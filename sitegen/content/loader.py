@@ -98,14 +98,19 @@ def load_content(root: Path, report: Report, cache: ParseCache | None = None, jo
     """
     papers = root / "content" / "papers"
     authors = root / "content" / "authors"
-    for folder in (root / "content", papers, authors):
-        if folder.exists() and not folder.is_dir():  # listing it would find nothing and build an empty site
-            report.error(Location(relpath(folder, root)), "E106", "expected a folder, found a file",
-                         f"move the file away and make {relpath(folder, root)}/ a folder")
+    check_folders(root, report)
     entries = load_entries(content_files(papers, ".md"), root, report, cache, jobs, meanwhile, stats)
     profiles = [a for p in content_files(authors, ".yaml") if (a := load_profile(p, root, report))]
     _check_unique(entries, report)
     return Content(tuple(entries), tuple(profiles))
+
+
+def check_folders(root: Path, report: Report, folders: tuple[str, ...] = ("content/papers", "content/authors")) -> None:
+    """content/ and its folders are folders: listing a file would find nothing and build an empty site."""
+    for folder in (root / "content", *(root / rel for rel in folders)):
+        if folder.exists() and not folder.is_dir():
+            report.error(Location(relpath(folder, root)), "E106", "expected a folder, found a file",
+                         f"move the file away and make {relpath(folder, root)}/ a folder")
 
 
 class _Job(NamedTuple):

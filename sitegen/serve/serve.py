@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build.incremental import Change, SiteState
+from ..build.site_engine import EngineChange, SiteEngine
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
 from ..publish.search import SearchIndex
@@ -60,12 +60,11 @@ def preview_parent(root: Path) -> str | None:
 WRITE_CHUNK = 8
 
 
-def preview_state(root: Path, output: Path, scratch: Path, base_url: str | None = None,
-                  drafts: bool = False) -> SiteState:
-    """The site state a preview keeps: no asset versions, no fsync, whole-list downloads on request,
-    and an entry edit's pages other than the edited paper's written after the reload."""
-    return SiteState(root, output, base_url, drafts, asset_versions=False, durable=False, scratch=scratch,
-                     on_request=ON_REQUEST, write_later=True)
+def preview_state(root: Path, output: Path, base_url: str | None = None, drafts: bool = False) -> SiteEngine:
+    """The site a preview keeps, on the build's own engine: no asset versions, no fsync, whole-list
+    downloads on request, and an entry edit's pages other than the edited paper's written after the reload."""
+    return SiteEngine(root, output, base_url, drafts, asset_versions=False, durable=False, on_request=ON_REQUEST,
+                      write_later=True)
 
 
 @dataclass
@@ -74,7 +73,7 @@ class RebuildRecord:
 
     paths: int
     seconds: float  # until every file the edit changed was written
-    change: Change | None
+    change: EngineChange | None
     errors: list[str]
 
 
@@ -88,7 +87,6 @@ class PreviewSession:
         self.log = log or (lambda _: None)
         parent = preview_parent(self.root)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-", dir=parent))
-        self.scratch = Path(tempfile.mkdtemp(prefix="sitegen-serve-cache-", dir=parent))  # beside, never served
         self.history: list[RebuildRecord] = []
         self._lock = threading.Lock()
         self.search = search
@@ -103,7 +101,7 @@ class PreviewSession:
             self._remove_folders()
             raise
         try:
-            self.state = preview_state(self.root, self.output, self.scratch, base_url, drafts)
+            self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
                 self._report_index(refresh_index(self.output))
@@ -219,7 +217,6 @@ class PreviewSession:
 
     def _remove_folders(self) -> None:
         shutil.rmtree(self.output, ignore_errors=True)
-        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def __enter__(self) -> PreviewSession:
         return self.start()

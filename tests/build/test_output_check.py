@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import buildstate, output_check
+from sitegen.build import output_check, persisted
 from sitegen.build.build import build
 from sitegen.build.output_check import OutputsCheck, folder_mtimes, folders_of, outputs_intact
+from sitegen.build.persisted import Table
 from sitegen.common.fsutil import StagedFiles, staged_name
 
 from ..site_factory import copy_site
@@ -26,15 +27,17 @@ def _built(tmp_path: Path) -> tuple[Path, Path]:
     return root, output
 
 
-def _saved(root: Path) -> buildstate.Saved:
-    saved = buildstate.load(root)
+def _saved(root: Path, output: Path | None = None) -> Table:
+    """The table of outputs the last build of `root` into tmp_path/public saved beside its memo."""
+    output = output if output is not None else root.parent / "public"
+    saved = Table.load(root / persisted.CACHE_DIR / persisted.ENGINE, persisted.stamp(output, None, False))
     assert saved is not None
     return saved
 
 
-def _aged(root: Path, output: Path) -> buildstate.Saved:
-    """The saved state with every folder an hour old and remembered so: none is racy any more."""
-    saved = _saved(root)
+def _aged(root: Path, output: Path) -> Table:
+    """The saved table with every folder an hour old and remembered so: none is racy any more."""
+    saved = _saved(root, output)
     expected = saved.expected()
     assert expected is not None
     earlier = time.time_ns() - HOUR_NS
@@ -145,7 +148,7 @@ def test_the_forked_check_answers_as_the_check_here_does_and_is_reaped(tmp_path:
 
 @pytest.mark.parametrize("age", [_saved, _aged], ids=["racy folders", "aged folders"])
 def test_the_check_passes_over_only_the_temporaries_staged_under_its_marker(
-        tmp_path: Path, age: Callable[..., buildstate.Saved]) -> None:
+        tmp_path: Path, age: Callable[..., Table]) -> None:
     """A front-matter edit stages its files while the check runs: the check must not take them for
     files added by hand, nor take anything else for them."""
     root, output = _built(tmp_path)
@@ -171,19 +174,18 @@ def test_an_edit_remembers_the_folders_it_wrote_in(tmp_path: Path, monkeypatch: 
     """After an edit in place, its folders are read again: the next check passes, listing only those."""
     root, output = _built(tmp_path)
     saved = _aged(root, output)
-    buildstate.save_patch(root, output, saved, saved.entries, {})  # remembered aged
+    saved.save(root / persisted.CACHE_DIR / persisted.ENGINE, persisted.stamp(output, None, False))  # aged
     entry = sorted((root / "content" / "papers").glob("*.md"))[3]
     entry.write_text(entry.read_text(encoding="utf-8").replace("title: ", "title: Edited ", 1), encoding="utf-8")
     result = build(root, output, search=False)
     assert "rendered" in result.pages_by_kind, "an edit in place, not a full build"
-    saved = _saved(root)
-    expected = saved.expected()
-    assert expected is not None
-    rewritten = folders_of(sorted(saved.patched))
-    parents = {out.rpartition("/")[0] or "." for out in saved.patched}
+    after = _saved(root, output)
+    rewritten = sorted(out for out, row in after.outputs.items() if saved.outputs.get(out) != row)
+    expected = after.expected()
+    parents = {out.rpartition("/")[0] or "." for out in rewritten}
     assert parents and all(expected.folders[f] == 0 for f in parents), "just renamed into: racy"
     assert "papers" not in parents and expected.folders["papers"] > 0, "read again, as it was"
     listed = _listings(monkeypatch)
-    assert outputs_intact(saved, output)
-    assert listed and set(listed) <= {os.path.relpath(output / f) for f in rewritten}
+    assert outputs_intact(after, output)
+    assert listed and set(listed) <= {os.path.relpath(output / f) for f in folders_of(rewritten)}
     assert len(expected.folders) > 2 * len(listed)

@@ -60,7 +60,6 @@ def session(tmp_path: Path) -> Iterator[PreviewSession]:
     with PreviewSession(root, port=0) as running:
         yield running
     assert not running.output.exists(), "the temporary output must be deleted on exit"
-    assert not running.scratch.exists(), "so must the folder of saved fragments"
     assert not any(t.name.startswith("sitegen-") and t.is_alive() for t in threading.enumerate()
                    if t.name != "sitegen-debounce"), "no stray threads"
 
@@ -289,7 +288,7 @@ def test_the_preview_builds_in_memory_when_there_is_room(tmp_path: Path, monkeyp
     memory.mkdir()
     monkeypatch.setattr(serve, "MEMORY_FOLDER", memory)
     with PreviewSession(root, port=0, search=False) as running:
-        assert running.output.parent == memory and running.scratch.parent == memory
+        assert running.output.parent == memory
         assert (running.output / VTC_PAGE).is_file()
     assert list(memory.iterdir()) == []
     monkeypatch.setattr(serve, "MIN_MEMORY_ROOM", 2**62)  # no room: the usual temporary folder

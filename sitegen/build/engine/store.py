@@ -126,11 +126,17 @@ class DiskMemo(Memo):
 
     # -- writing ----------------------------------------------------------------------
     def write(self) -> None:
-        """Write the shards changed here (all of them, under a new stamp); then the stamp, last."""
+        """Write the shards changed here (all of them, under a new stamp); then the stamp, last.
+
+        The stamp is removed first: a process killed half-way leaves a memo that reads as
+        empty (the next build renders everything), never one of old and new shards mixed.
+        """
         fresh = not self.valid
+        if not fresh and not self._dirty and not self._dirty_readers:
+            return
         self.folder.mkdir(parents=True, exist_ok=True)
-        if fresh:
-            (self.folder / "stamp").unlink(missing_ok=True)  # shards of another stamp never count as this one's
+        (self.folder / "stamp").unlink(missing_ok=True)
+        if fresh:  # shards of another stamp never count as this one's
             self._dirty = set(range(SHARDS))
             self._dirty_readers = set(range(SHARDS))
         for shard in sorted(self._dirty):
@@ -143,9 +149,8 @@ class DiskMemo(Memo):
         for shard, rows in by_shard.items():
             write_atomic(self.folder / f"records-{shard:02x}", msgspec.msgpack.encode(rows), durable=False)
         self._save_readers()
-        if fresh:
-            write_atomic(self.folder / "stamp", self.stamp.encode(), durable=False)
-            self.valid = True
+        write_atomic(self.folder / "stamp", self.stamp.encode(), durable=False)
+        self.valid = True
         self._dirty, self._dirty_readers = set(), set()
 
     def _save_readers(self) -> None:

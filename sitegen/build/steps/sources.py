@@ -17,11 +17,11 @@ import msgspec
 from jinja2 import meta
 
 from ...common.digest import Hasher
-from ...common.errors import Diagnostic, Report, SitegenError
+from ...common.errors import BuildFailed, Diagnostic, Report, SitegenError
 from ...common.fsutil import read_regular
 from ...content import config as site_config
 from ...content.files import content_files
-from ...content.loader import Entry, ParseCache, load_entry, load_profile
+from ...content.loader import Entry, ParseCache, check_folders, load_entry, load_profile
 from ...model import model
 from ...render.render import asset_hashes, make_environment
 from ...render.theme import static_files, theme_dirs
@@ -84,7 +84,11 @@ class Sources:
         return hashlib.sha256(data).hexdigest()
 
     def folder(self, ctx: Context, rel: str) -> tuple[str, ...]:
-        """The content files of one folder of content/, as paths relative to the root."""
+        """The content files of one folder of content/, as paths relative to the root; a file in its place is E106."""
+        report = Report()
+        check_folders(self.root, report, (rel,))
+        if report.has_errors:
+            raise BuildFailed(report.items)
         return tuple(p.relative_to(self.root).as_posix() for p in content_files(self.root / rel, FOLDERS[rel]))
 
     def template_file(self, ctx: Context, name: str) -> str:
