@@ -78,8 +78,8 @@ def curate(root: Path, marks: dict[str, tuple[str | None, int | None]] = CURATED
 def without_related_lists(root: Path) -> Path:
     """The site's paper template without its 'More by these authors' and 'Related by shared tags' lists.
 
-    Those lists show other papers, so a paper's page then depends on more of the site than the
-    notes records hold (see sitegen.build.notes_patch); tests of that path use a theme without them.
+    Those lists show other papers, so a paper's page then depends on more of the site than its
+    own entry and neighbours; tests of a page that shows only those use a theme without them.
     """
     import re
 

@@ -12,8 +12,7 @@ from .site_factory import REPO
 PACKAGE = REPO / "sitegen"
 LIMIT = 400  # lines
 # Over the limit already when the limit got its test: each is to be split, and leaves this list when it is.
-OVER = {"build/incremental.py", "cli.py", "model/model.py",
-        "render/fragments.py", "render/render.py"}
+OVER = {"cli.py", "model/model.py"}
 
 
 def _lines(path: Path) -> int:
@@ -31,3 +30,13 @@ def test_modules_stay_under_the_limit() -> None:
     over = {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py") if _lines(p) > LIMIT}
     assert over - OVER == set(), f"over {LIMIT} lines: split the module"
     assert OVER - over == set(), f"now under {LIMIT} lines: remove it from OVER"
+
+
+def test_classes_stay_under_two_hundred_lines() -> None:
+    """A class of more than 200 lines holds more than one job (the state the engine replaced had 579)."""
+    import ast
+
+    long = [f"{p.relative_to(PACKAGE).as_posix()}:{node.name}" for p in PACKAGE.rglob("*.py")
+            for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ClassDef) and (node.end_lineno or node.lineno) - node.lineno >= 200]
+    assert long == []

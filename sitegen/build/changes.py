@@ -34,8 +34,8 @@ class InputMap:
         for full in changed:
             if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
                 continue
-            if full.is_dir():  # a folder's own 'modified' event just echoes its files' events
-                continue
+            if full.relative_to(self.root).parts[:1] == ("themes",) and full.is_dir():
+                continue  # a theme folder's own 'modified' event just echoes its files' events
             found = input_keys(self.root, full)
             keys.update(key for key in found if key[0] != "folder" or self._listing_moved(key, full))
             rel = full.relative_to(self.root).parts

@@ -101,7 +101,7 @@ class Expected:
 
 
 class Remembered(Protocol):
-    """The last build as remembered (buildstate.Saved): its files are read when the check runs, in the child."""
+    """The last build as remembered (persisted.Table): its files are read when the check runs, in the child."""
 
     def expected(self) -> Expected | None: ...
 

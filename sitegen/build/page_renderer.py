@@ -45,7 +45,6 @@ class PageRenderer:
     def __init__(self, engine: Engine, papers: int):
         self.engine = engine
         self.site = _Papers(papers)
-        self.stores = None
         self.digests: dict[str, str] = {}  # output -> digest of the bytes just rendered (the page's fingerprint)
         self._keys: dict[Key, Key] = {key: key for key in engine.memo.records}  # each key kept once (see absorb)
         self._text: dict[str, str] = {}

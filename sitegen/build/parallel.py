@@ -17,7 +17,6 @@ from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.forked import die_with_parent
 from ..model import routes
 from ..publish.writer import Stage
-from ..render import fragments
 from ..render.render import Renderer
 
 Progress = Callable[[int, int], None]
@@ -28,7 +27,8 @@ CHUNK = 250
 # Files that each join every paper's piece: a second or more apiece at 10,000 papers. They are
 # handed out first and one at a time, so they spread over the workers and none is left running
 # alone at the end (last in the plan, they kept one worker busy for 6 s while the other waited).
-LARGE = frozenset(fragments.WHOLE_LIST) | {"sitemap", "authors"}
+WHOLE_LIST = frozenset(name.replace(".", "-") for name in routes.WHOLE_LIST_FILES)  # their kinds
+LARGE = WHOLE_LIST | {"sitemap", "authors"}
 # Kinds that render the same per-paper pieces: list items at one link depth, short feed entries,
 # BibTeX and RIS entries. A worker renders each piece it needs once, so a family kept on one
 # worker renders its pieces once, where spread over two it rendered most of them twice (6 s of
@@ -140,7 +140,7 @@ class Schedule:
 
 def _cost(spec: routes.PageSpec, papers: int) -> int:
     cost = COSTS.get(spec.kind, DEFAULT_COST)
-    return cost * papers if spec.kind in fragments.WHOLE_LIST else cost
+    return cost * papers if spec.kind in WHOLE_LIST else cost
 
 
 def _chunks(specs: list[routes.PageSpec], size: int) -> list[list[routes.PageSpec]]:
@@ -165,7 +165,7 @@ def _split(specs: list[routes.PageSpec], share: float, papers: int) -> list[list
 
 
 # A chunk goes to a worker as tuples of what rendering reads: pickling each PageSpec with its
-# dependency set (which only the incremental build uses) and making it again from its pickled
+# fields and making it again from its pickled
 # state cost 0.5 s of CPU at 10,000 papers, in a parent that shares the two cores with its workers.
 _Wire = tuple[str, str, str, str, tuple[Any, ...]]
 
@@ -215,8 +215,6 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     jobs = jobs or os.cpu_count() or 1
     papers = len(renderer.site.papers)
     forking = "fork" in multiprocessing.get_all_start_methods()
-    if renderer.stores is not None:
-        renderer.stores.clear_items()  # each render process saves its own
     if jobs < 2 or papers * PAGES_PER_PAPER < PARALLEL_THRESHOLD or not forking:
         specs = plan()
         total = len(specs)

@@ -34,6 +34,8 @@ from .steps.sources import Sources
 from .steps.structure import Structure
 
 if TYPE_CHECKING:
+    from jinja2 import Environment
+
     from .parallel import Progress
 
 
@@ -108,6 +110,7 @@ class SiteEngine:
             prefetch(self.engine, self.root, self.cache, jobs)
             saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, always waited for
             try:
+                _compile(self.engine.get("environment"))  # before the render workers fork: they share it
                 rows = self.engine.get("plan")
                 plan = {row[0]: row for row in rows}
                 static: dict[str, Path] = self.engine.get("static")
@@ -273,3 +276,10 @@ def _differs(path: Path, data: bytes) -> bool:
         return path.read_bytes() != data
     except OSError:
         return True
+
+
+def _compile(env: Environment) -> None:
+    """Every page template compiled into the environment's cache once, not by each render worker."""
+    from ..render.render import compile_templates
+
+    compile_templates(env)

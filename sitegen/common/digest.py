@@ -1,4 +1,4 @@
-"""Digests of output bytes: what the build state remembers each output file by, and its pieces.
+"""Digests of output bytes: what the engine remembers each page by (its fingerprint), and staged files'.
 
 XXH3-128 (xxhash) rather than sha256: a build of 10,000 papers digests 1 GB of output, 0.7 s
 of CPU with sha256 and under 0.05 s with XXH3. The digests only tell a later build which
@@ -16,7 +16,7 @@ Hasher = xxhash.xxh3_128  # for a digest made in steps
 
 
 def of(data: bytes | bytearray | memoryview) -> str:
-    """The digest of these bytes, as text (the build state's table of outputs holds these)."""
+    """The digest of these bytes, as text (a page's fingerprint in the engine's memo)."""
     return xxhash.xxh3_128_hexdigest(data)
 
 

@@ -1,10 +1,8 @@
 """Work done in a forked child process while this one goes on.
 
-A build has three such jobs: checking that the output holds what the last build wrote
-(83,000 stat calls at 10,000 papers, beside restoring the entries), saving the entry
-cache, notes records and model (beside rendering), and, in a front-matter edit, rendering
-the pages that list the edited papers while this process joins the whole-list files.
-A thread would not overlap them: all hold the GIL most of the time.
+A build has two such jobs: checking that the output holds what the last build wrote
+(83,000 stat calls at 10,000 papers, beside the engine's update), and saving the entry
+cache (beside rendering). A thread would not overlap them: both hold the GIL most of the time.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one file
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -18,13 +18,7 @@ if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one fil
 WRITERS = 16
 
 
-class Splice(Protocol):
-    """A file's bytes that write themselves (fragments.Spliced: copied from another file by the kernel)."""
-
-    def write_to(self, fd: int) -> None: ...
-
-
-Data = bytes | bytearray | str | Splice
+Data = bytes | bytearray | str
 
 
 class NotAFile(OSError):
@@ -134,11 +128,8 @@ def _stage(path: Path, data: Data, durable: bool, marker: str = "") -> str:
             mode = _NEW_FILE_MODE
         os.fchmod(fd, mode)
         with os.fdopen(fd, "wb") as handle:
-            if isinstance(payload, bytes | bytearray):
-                handle.write(payload)
-                handle.flush()
-            else:
-                payload.write_to(handle.fileno())
+            handle.write(payload)
+            handle.flush()
             if durable:
                 os.fsync(handle.fileno())
     except BaseException:
@@ -167,7 +158,7 @@ class StagedFiles:
         self._pool: ThreadPoolExecutor | None = None
         self._staged: dict[Path, Future[str] | _Written] = {}
 
-    def add(self, path: Path, data: bytes | bytearray | Splice) -> None:
+    def add(self, path: Path, data: bytes | bytearray) -> None:
         if not self._staged:
             self._note({"pid": os.getpid(), "renames": [], "removals": []}, durable=False)
         if path in self._staged:

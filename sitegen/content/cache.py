@@ -235,7 +235,7 @@ class EntryCache:
             self._dirty.clear()
 
     def release(self) -> None:
-        """Forget the shards read or filled (after `save`); `keys` stays, for the build state."""
+        """Forget the shards read or filled (after `save`); `keys` stays."""
         self._shards.clear()
         self._raw.clear()
         self._used.clear()

@@ -112,7 +112,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
             paper = replace(before, cite_key=key, newer=newer, older=older)
         if paper != before:
             changed_papers[slug] = paper
-    # The papers of a saved model are made when read (see model_cache): none is made here.
+    # Papers not yet made are made when read: none is made here.
     new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
     recent = site.recent
     # By date added, ties in the site's order: it can only move when one of them did.

@@ -1,8 +1,7 @@
 """Where a site's theme files are: the chosen theme's folder, then the default theme's.
 
-Kept apart from `render` (and so from Jinja): the build fingerprints the theme's files
-before it knows whether anything must render, and a cold build forks the processes that
-parse the entries before it imports the renderer.
+Kept apart from `render` (and so from Jinja): the build lists the theme's files to find
+what changed since the last build, which needs no renderer.
 """
 
 from __future__ import annotations

@@ -1,6 +1,5 @@
 """The preview's policy on the engine: the edited paper's page before the reload, the rest after, downloads
-when asked for, and failures that leave what is pending as it was. (`sitegen serve` still runs on the
-old route until the engine matches its speed: see docs/engine.md.)"""
+when asked for, and failures that leave what is pending as it was (`sitegen serve` keeps its site so)."""
 
 from __future__ import annotations
 

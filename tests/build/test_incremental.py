@@ -385,3 +385,19 @@ def test_a_memo_saved_by_other_code_means_a_full_build(tmp_path: Path, monkeypat
     result = build(root, public, search=False)
     assert "rendered" not in result.pages_by_kind  # a full build
     assert tree_bytes(public) == tree_bytes(_clean_build(root, tmp_path / "clean"))
+
+
+def test_the_cache_files_of_the_routes_before_the_engine_are_removed(tmp_path: Path) -> None:
+    """A site built by an older sitegen keeps its cache folder; what the engine no longer reads goes."""
+    from sitegen.build.persisted import RETIRED
+    from sitegen.content.cache import CACHE_DIR
+
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    cache = root / CACHE_DIR
+    (cache / "fragments").mkdir(parents=True)
+    (cache / "fragments" / "bib.store").write_text("pieces")
+    (cache / "build.json").write_text("{}")
+    (cache / "mine.txt").write_text("not sitegen's")
+    build(root, tmp_path / "public", search=False)
+    assert not any((cache / name).exists() for name in RETIRED)
+    assert (cache / "mine.txt").read_text() == "not sitegen's" and (cache / "engine" / "stamp").is_file()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from sitegen.build.build import build
-from sitegen.build.incremental import SiteState
+from sitegen.build.site_engine import SiteEngine
 from sitegen.model.routes import WHOLE_LIST_FILES
 from sitegen.serve import serve
 from sitegen.serve.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
@@ -157,7 +157,7 @@ def test_pages_waiting_after_the_reload_are_written_first_when_asked_for(tmp_pat
         session.rebuild(set())  # a rebuild writes whatever still waits, before anything else
         assert not state.waiting() and sorted(state.pending) == sorted(WHOLE_LIST_FILES)
         state.flush()
-        SiteState(session.root, tmp_path / "clean", asset_versions=False).full()
+        SiteEngine(session.root, tmp_path / "clean", asset_versions=False).build()
         assert tree_bytes(session.output) == tree_bytes(tmp_path / "clean")
 
 

@@ -10,6 +10,7 @@ of what it shows, so a page re-renders only when something it showed changed.
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,7 +22,6 @@ from ...content.loader import AuthorProfile, Content, Entry, _check_unique
 from ...model import model, routes
 from ...model.model import Author, Paper, Ref, Site, Tag
 from ...model.model_patch import SitePatch, patch_site
-from ...render.fragments import fingerprint as paper_fingerprint
 from ..engine.graph import Context, Step
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded, digest
@@ -184,10 +184,19 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     return reached
 
 
+def _links(paper: Paper) -> str:
+    """What a paper's pages and pieces follow from besides its entry: its route, links and cite key."""
+    refs = ["\x1d".join(f"{r.name}\x1e{r.slug}" for r in group)
+            for group in (paper.authors, paper.unlisted_authors, paper.tags)]
+    category = f"{paper.category.name}\x1e{paper.category.slug}" if paper.category else ""
+    text = "\x1f".join((paper.entry.digest, paper.route, paper.cite_key, category, *refs))
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
+
+
 def _paper_fingerprint(paper: Paper | None) -> str:
     if paper is None:
         return "-"
-    return f"{paper_fingerprint(paper)}:{paper.newer}:{paper.older}"
+    return f"{_links(paper)}:{paper.newer}:{paper.older}"
 
 
 def _author_row(author: Author) -> tuple[object, ...]:
