@@ -6,84 +6,22 @@ import datetime as dt
 import gc
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from .common.errors import Diagnostic, Location, Report, SitegenError, os_error
+from .common.errors import Report
+from .console import failures, print_diagnostics, progress_line, render_bar, rich_console, say
 from .content import config as site_config
 
 if TYPE_CHECKING:
-    from rich.console import Console
-
-_STYLES: dict[str, dict[str, Any]] = {
-    "red": {"fg": "red"}, "yellow": {"fg": "yellow"}, "bold red": {"fg": "red", "bold": True}, "dim": {"dim": True},
-}
-
-
-def say(text: str, style: str | None = None, stderr: bool = False) -> None:
-    """One plain line of output (click's colours, dropped when not on a terminal).
-
-    Plain lines do not go through rich: importing it costs a quick rebuild more than the
-    rebuild itself. rich draws the live parts only, the progress bar and the import table.
-    """
-    if os.environ.get("NO_COLOR"):  # https://no-color.org: not even the reset sequence
-        click.echo(text, err=stderr)
-    else:
-        click.secho(text, err=stderr, **_STYLES.get(style or "", {}))
-
-
-def _console(stderr: bool = False) -> Console:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def _on_terminal() -> bool:
-    return sys.stderr.isatty()
+    pass
 
 root_option = click.option(
     "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=Path("."),
     show_default=True, help="The site directory (holding site.yaml and content/).",
 )
-
-
-def print_diagnostics(items: list[Diagnostic]) -> None:
-    """Print diagnostics to stderr, errors in red, warnings in yellow, as plain text lines."""
-    for d in sorted(items, key=lambda d: (d.location, d.code)):
-        style = "red" if d.severity == "error" else "yellow"
-        say(d.format(), style, stderr=True)
-
-
-@contextmanager
-def failures() -> Iterator[None]:
-    """Turn any failure into printed diagnostics and exit status 1: never a traceback.
-
-    A SitegenError carries its own; an OSError (a full disk, a read-only folder) is said
-    with the file it names; anything else is a bug, said as one (SITEGEN_DEBUG=1 shows
-    the traceback).
-    """
-    try:
-        yield
-    except SitegenError as exc:
-        _fail(exc.diagnostics)
-    except OSError as exc:
-        _fail([os_error(exc)])
-    except (Exception, RecursionError, MemoryError) as exc:
-        if os.environ.get("SITEGEN_DEBUG"):
-            raise
-        _fail([Diagnostic(Location("."), "E999", f"internal error: {type(exc).__name__}: {exc}"[:500],
-                          "this is a bug in sitegen: please report it with the command you ran "
-                          "(SITEGEN_DEBUG=1 shows the traceback)")])
-
-
-def _fail(diagnostics: list[Diagnostic]) -> None:
-    print_diagnostics(diagnostics)
-    say(f"failed: {len(diagnostics)} problem(s)", "bold red", stderr=True)
-    sys.exit(1)
 
 
 GC_THRESHOLD = 100_000  # allocations between young-generation collections
@@ -159,7 +97,7 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
     if captured and not given.dumps:
         raise click.UsageError("--captured needs the dump files it applies to")
     if given.named or dailies:
-        with failures(), _progress("Looking up") as tick:
+        with failures(), progress_line("Looking up") as tick:
             site_config.require(root)
             outcome = import_papers(root, given.named, dailies, update, delay, progress=tick)
         print_diagnostics(outcome.report.items)
@@ -171,7 +109,7 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
             sys.exit(1)
         say(outcome.summary())
         return
-    with failures(), _progress("Importing") as tick:
+    with failures(), progress_line("Importing") as tick:
         result = run_import(root, given.dumps or None, captured, update, progress=tick)
     print_diagnostics(result.report.items)
     from rich.table import Table
@@ -181,7 +119,7 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
     table.add_column("entries", justify="right")
     for name, count in result.entries_per_file:
         table.add_row(name, str(count))
-    _console().print(table)
+    rich_console().print(table)
     say(f"{len(result.new)} new, {len(result.merged)} merged, {len(result.unchanged)} unchanged, "
         f"{len(result.skipped)} skipped; {len(result.authors)} author profile(s)")
     for what, why in result.skipped:
@@ -220,7 +158,7 @@ def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: flo
     from .ingest.enrich import report
     from .ingest.enrich.run import run_enrich
 
-    with failures(), _render_bar("Looking up") as progress:
+    with failures(), render_bar("Looking up") as progress:
         site_config.require(root)
         outcome = run_enrich(root, [s.removesuffix(".md") for s in slugs], refresh, delay, sources, dry_run,
                              progress)
@@ -243,7 +181,7 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
         table.add_column(name)
     for row in rows:
         table.add_row(*(Text(cell) for cell in row))  # titles are data, never rich markup
-    _console().print(table)
+    rich_console().print(table)
 
 
 @main.command("check")
@@ -266,30 +204,6 @@ def check_command(root: Path) -> None:
     say(f"ok: {len(content.entries)} entries, {len(content.profiles)} author profiles")
 
 
-@contextmanager
-def _progress(label: str) -> Iterator[Callable[[str], None]]:
-    """A transient progress line on a terminal; silent when output is redirected."""
-    if not _on_terminal():
-        yield lambda _: None
-        return
-    with _console(stderr=True).status(label) as status:
-        yield lambda name: status.update(f"{label} {name}")
-
-
-@contextmanager
-def _render_bar(label: str = "Rendering") -> Iterator[Callable[[int, int], None] | None]:
-    """A transient progress bar on a terminal; nothing when output is redirected."""
-    if not _on_terminal():
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=_console(stderr=True), transient=True) as bar:
-        task = bar.add_task("render", total=None)
-        yield lambda done, total: bar.update(task, completed=done, total=total)
-
-
 base_url_option = click.option(
     "--base-url", envvar=site_config.BASE_URL_ENV, metavar="URL",
     help=f"Override site.yaml's base_url (also ${site_config.BASE_URL_ENV}).",
@@ -310,7 +224,7 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     """Build the static site into public/ (atomically: all of it or none of it)."""
     from .build.build import build
 
-    with failures(), _render_bar() as progress:
+    with failures(), render_bar() as progress:
         site_config.require(root)
         result = build(root, output, base_url, drafts, progress=progress, search=not no_search, jobs=jobs)
     print_diagnostics(result.warnings.items)
@@ -413,7 +327,7 @@ def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, 
             from .ingest.enrich.by_id import new_paper
 
             site_config.require(root)
-            with _progress("Looking up") as tick:
+            with progress_line("Looking up") as tick:
                 path, warnings = new_paper(root, *named[0], title, date, tag_list, authors, delay, tick)
             print_diagnostics(warnings)
         else:

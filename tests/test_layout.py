@@ -12,7 +12,7 @@ from .site_factory import REPO
 PACKAGE = REPO / "sitegen"
 LIMIT = 400  # lines
 # Over the limit already when the limit got its test: each is to be split, and leaves this list when it is.
-OVER = {"cli.py", "model/model.py"}
+OVER: set[str] = set()
 
 
 def _lines(path: Path) -> int:

@@ -1,22 +1,17 @@
 """Build the Site: papers in order, authors, tags, categories, timeline, and every route.
 
-The model is the single owner of output paths: every page, feed and data file the
-build writes is a route listed here, with the inputs it depends on (for rebuilds).
+Pages read the model through the engine; the output paths are layout.py's, the files routes.py's.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import heapq
-import operator
 import unicodedata
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, MutableMapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, repeat
 from pathlib import Path
-from typing import NamedTuple
 
 from ..common.errors import BuildFailed, Report
 from ..content import categories
@@ -24,28 +19,14 @@ from ..content.config import SiteConfig
 from ..content.loader import AuthorProfile, Content, Entry
 from ..content.slugs import slugify, unique_slug
 from . import collisions, layout
+from .cite_keys import assign_cite_keys, cite_bases
+from .network import Network, Ranking, Ref, sort_name
 
-MAX_COAUTHORS = 30  # a prolific author has thousands; the page lists the closest ones
-MAX_TOPICS = 15
 RELATED_TAGS = 8
 # The reading queue: papers being read, then those waiting to be read (an entry's `status`)
 QUEUE_STATUSES = ("reading", "to-read")
 MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
                "September", "October", "November", "December")
-
-
-_new_tuple = tuple.__new__
-
-
-class Ref(NamedTuple):
-    """A named link target: an author, a tag or a category, with its URL slug.
-
-    A named tuple, not a dataclass: a large list holds millions of co-author links.
-    """
-
-    name: str
-    slug: str
-    count: int = 0  # type: ignore[assignment]  # shadows tuple.count on purpose: templates read .count
 
 
 @dataclass(frozen=True)
@@ -192,7 +173,7 @@ def order_key(entry: Entry) -> tuple[bool, int, str, str]:
 
 def author_sort_key(name: str) -> tuple[str, str]:
     """Authors are listed A-Z by family name."""
-    return _sort_name(name), name
+    return sort_name(name), name
 
 
 def tag_sort_key(name: str) -> tuple[str, str]:
@@ -355,86 +336,6 @@ def _person(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-class Network:
-    """Who wrote with whom and on what, shared by every Author for their lazy co-author lists."""
-
-    def __init__(self, entries: list[Entry], unlisted: dict[str, tuple[str, ...]], slugs: dict[str, str],
-                 tag_slugs: dict[str, str]):
-        self.names_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.authors + unlisted[e.slug] for e in entries}
-        self.tags_of: MutableMapping[str, tuple[str, ...]] = {e.slug: e.tags for e in entries}
-        self.authors, self.tags = Ranking(slugs), Ranking(tag_slugs)
-
-    @classmethod
-    def from_rows(cls, names_of: MutableMapping[str, tuple[str, ...]], tags_of: MutableMapping[str, tuple[str, ...]],
-                  slugs: dict[str, str], tag_slugs: dict[str, str]) -> Network:
-        """A network of rows already known (each paper's authors and tags), as a saved model has them."""
-        network = cls([], {}, slugs, tag_slugs)
-        network.names_of, network.tags_of = names_of, tags_of
-        return network
-
-    def links(self, name: str, papers: tuple[str, ...]) -> tuple[tuple[Ref, ...], tuple[Ref, ...], int]:
-        """Top co-authors, top topics and the number of distinct co-authors of one author.
-
-        Co-authors are counted by rank, not by name: at 10,000 papers this counts 1.8 million
-        co-author pairs, and small ints hash and compare faster than names.
-        """
-        authors, tags, names_of, tags_of = self.authors, self.tags, self.names_of, self.tags_of
-        co = Counter(chain.from_iterable([authors.ranks(names_of[slug]) for slug in papers]))  # counted in C
-        del co[authors.rank.get(name, -1)]
-        topics = Counter(chain.from_iterable([tags.ranks(tags_of[slug]) for slug in papers]))
-        return authors.top_ranked(co, MAX_COAUTHORS), tags.top_ranked(topics, MAX_TOPICS), len(co)
-
-
-def _sort_name(name: str) -> str:
-    """Family name first, case-folded: authors are listed A-Z by surname."""
-    parts = name.split()
-    return " ".join(parts[-1:] + parts[:-1]).casefold() if parts else ""
-
-
-class Ranking:
-    """Names ranked most frequent first, ties A-Z (case-folded), with their slugs.
-
-    Each (count, name) pair is packed into one integer so the sort compares plain ints:
-    ranking every author's co-authors is the largest sort of a big list.
-    """
-
-    def __init__(self, slugs: dict[str, str]):
-        self.names = sorted(slugs, key=lambda n: (n.casefold(), n))
-        self.rank = {name: i for i, name in enumerate(self.names)}
-        self.slugs = slugs
-        self._ranks: dict[int, tuple[tuple[str, ...], tuple[int, ...]]] = {}
-
-    def ranks(self, names: tuple[str, ...]) -> tuple[int, ...]:
-        """The ranks of one paper's names, worked out once per tuple of names (and per Ranking).
-
-        Keyed by the tuple's identity, which is cheaper than hashing its names; the cache
-        holds the tuple itself, so the identity cannot be reused by another one.
-        """
-        found = self._ranks.get(id(names))
-        if found is None or found[0] is not names:
-            found = self._ranks[id(names)] = (names, tuple(map(self.rank.__getitem__, names)))
-        return found[1]
-
-    def top(self, counter: Counter[str], limit: int | None = None) -> tuple[Ref, ...]:
-        return self.top_ranked({self.rank[name]: count for name, count in counter.items()}, limit)
-
-    def top_ranked(self, counter: Mapping[int, int], limit: int | None = None) -> tuple[Ref, ...]:
-        """Like `top`, for a counter of ranks (see `ranks`)."""
-        size = len(self.names)
-        # rank - count * size for every pair, with map() over builtins so no bytecode runs per name
-        codes = list(map(operator.sub, counter, map(size.__mul__, counter.values())))
-        if limit is not None and len(codes) > limit:
-            # sorting in C beats a heap walked in Python until the list is thousands long
-            codes = sorted(codes)[:limit] if len(codes) < 2000 else heapq.nsmallest(limit, codes)
-        else:
-            codes.sort()
-        names, slugs = self.names, self.slugs
-        # tuple.__new__ itself, not Ref(...), whose __new__ is a Python function: an author page's
-        # 45 links, 360,000 at 10,000 papers
-        named = [(names[rank], -count) for count, rank in map(divmod, codes, repeat(size))]
-        return tuple([_new_tuple(Ref, (name, slugs[name], count)) for name, count in named])
-
-
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:
     ranking = Ranking(slugs)
     papers_of: dict[str, list[str]] = defaultdict(list)
@@ -494,40 +395,3 @@ def make_year(year: int, own: list[Entry]) -> Year:
             months[e.date.month].append(e.slug)
     return Year(year, tuple(e.slug for e in own),
                 tuple(Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True)))
-
-
-def cite_keys(entries: Iterable[Entry]) -> dict[str, str]:
-    """Unique, stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order."""
-    return assign_cite_keys(cite_bases(entries))
-
-
-def cite_bases(entries: Iterable[Entry]) -> dict[str, str]:
-    """Each entry's key before clashes are told apart, in slug order."""
-    return {e.slug: cite_base(e) for e in sorted(entries, key=lambda e: e.slug)}
-
-
-def cite_base(e: Entry) -> str:
-    family = slugify(e.authors[0].split()[-1]).replace("-", "") if e.authors else ""
-    word = next((slugify(w).replace("-", "") for w in e.title.split() if len(slugify(w)) > 2), "paper")
-    year = e.date.year if e.date else "nd"
-    return f"{family}{year}{word}" if family else f"{word}{year}"
-
-
-def assign_cite_keys(bases: dict[str, str]) -> dict[str, str]:
-    """Keys from bases in slug order: a base shared by several entries gets a, b, c … in that order."""
-    counts = Counter(bases.values())
-    seen: Counter[str] = Counter()
-    keys = {}
-    for slug, key in bases.items():
-        if counts[key] > 1:
-            keys[slug] = key + _suffix(seen[key])
-            seen[key] += 1
-        else:
-            keys[slug] = key
-    return keys
-
-
-def _suffix(n: int) -> str:
-    """a, b, … z, then aa, ab …: the usual way to tell apart same-author same-year keys."""
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    return letters[n] if n < 26 else _suffix(n // 26 - 1) + letters[n % 26]

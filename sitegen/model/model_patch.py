@@ -22,7 +22,9 @@ from ..common.lazy import updated
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
 from . import model
+from .cite_keys import assign_cite_keys, cite_base
 from .model import Author, Paper, Ref, Site, Tag
+from .network import Ranking
 
 K = TypeVar("K", bound=Hashable)
 
@@ -264,13 +266,13 @@ class _Refs(dict[str, Ref]):
 def _cite_keys(site: Site, edited: Mapping[str, Entry]) -> tuple[dict[str, str], dict[str, str], set[str]]:
     """New keys of the papers whose key may have changed, every paper's base, and the papers relinked."""
     bases = site.cite_bases
-    new = {slug: model.cite_base(e) for slug, e in edited.items()}
+    new = {slug: cite_base(e) for slug, e in edited.items()}
     moved = {b for slug, b in new.items() if bases[slug] != b} | {bases[s] for s in edited if bases[s] != new[s]}
     if not moved:
         return {}, bases, set()
     bases = dict(bases)  # the same slugs, so still in slug order
     bases.update(new)
-    keys = model.assign_cite_keys({slug: base for slug, base in bases.items() if base in moved})
+    keys = assign_cite_keys({slug: base for slug, base in bases.items() if base in moved})
     relinked = {slug for slug, key in keys.items() if slug not in edited and site.papers[slug].cite_key != key}
     return keys, bases, relinked
 
@@ -294,9 +296,9 @@ def _update_network(site: Site, edited: Mapping[str, Entry], names_after: Mappin
     for slug, e in edited.items():
         network.names_of[slug], network.tags_of[slug] = names_after[slug], e.tags
     if authors_renamed:
-        network.authors = model.Ranking(author_slugs)
+        network.authors = Ranking(author_slugs)
     if tags_renamed:
-        network.tags = model.Ranking(tag_slugs)
+        network.tags = Ranking(tag_slugs)
 
     def undo() -> None:
         for slug, (names, tags) in rows.items():
@@ -342,7 +344,7 @@ def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str
              or before.papers != papers or retagged.intersection(papers)}
     if not lists:
         return site.tags, set()
-    ranking = model.Ranking(slugs)
+    ranking = Ranking(slugs)
     fresh: dict[str, Tag] = {}
     for name, papers in lists.items():
         if papers:

@@ -13,6 +13,7 @@ from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import AuthorProfile, Content, load_content
 from sitegen.model import model
+from sitegen.model.cite_keys import cite_keys
 
 from ..html_tools import REPO, committed_entries, entry_date, topic_tags
 
@@ -142,11 +143,11 @@ def test_page_count_follows_the_page_size(site: model.Site) -> None:
 
 
 def test_cite_keys_are_unique_stable_and_independent_of_input_order(content: Content) -> None:
-    keys = model.cite_keys(content.entries)
+    keys = cite_keys(content.entries)
     assert len(set(keys.values())) == len(keys) == 106
     shuffled = list(content.entries)
     random.Random(3).shuffle(shuffled)
-    assert model.cite_keys(shuffled) == keys
+    assert cite_keys(shuffled) == keys
     assert keys["vtc-dnn-compilation-with-virtual-tensors-for-data-movement"] == "hu2026vtc"
 
 
@@ -154,7 +155,7 @@ def test_same_author_same_year_keys_get_letter_suffixes(content: Content) -> Non
     base = content.entries[0]
     twins = [dataclasses.replace(base, slug=f"twin-{i}", title="Same words", authors=("Ada Lovelace",),
                                  date=dt.date(2024, 1, 1)) for i in range(3)]
-    assert sorted(model.cite_keys(twins).values()) == ["lovelace2024samea", "lovelace2024sameb",
+    assert sorted(cite_keys(twins).values()) == ["lovelace2024samea", "lovelace2024sameb",
                                                       "lovelace2024samec"]
 
 

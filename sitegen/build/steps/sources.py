@@ -22,7 +22,7 @@ from ...common.fsutil import read_regular
 from ...content import config as site_config
 from ...content.files import content_files
 from ...content.loader import Entry, ParseCache, check_folders, load_entry, load_profile
-from ...model import model
+from ...model.cite_keys import cite_base
 from ...render.render import asset_hashes, make_environment
 from ...render.theme import static_files, theme_dirs
 from ..engine.graph import Context, Step
@@ -185,7 +185,7 @@ def _loaded_fingerprint(loaded: Loaded) -> str:
 def row_of(entry: Entry) -> tuple[Any, ...]:
     """What the model's structure is made of, of one entry: order, groups, the reading queue, cite-key base, routes."""
     return (entry.slug, entry.source_path, entry.title, entry.date, entry.added, entry.authors, entry.tags,
-            entry.category, entry.draft, entry.sources, entry.status, model.cite_base(entry))
+            entry.category, entry.draft, entry.sources, entry.status, cite_base(entry))
 
 
 def _row_fingerprint(loaded: Loaded) -> str:
