@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ..common.fsutil import write_atomic
+from ..common.fsutil import read_regular, write_atomic
 from ..content import config as site_config
 from ..content.cache import CACHE_DIR
 from ..render.theme import theme_dirs
@@ -40,7 +40,7 @@ TABLE = "table"  # the inputs' stats and the outputs' as the last build left the
 # What the routes before the engine kept in the cache: gone with them, removed by the next build
 RETIRED = ("build.json", "outputs.json", "model.json", "model-rekeyed.json", "papers", "fragments")
 RACY_NS = 2_000_000_000  # an input changed this close to a scan is read again by the next build (see _row)
-Row = tuple[int | str, ...]  # an input file as remembered: its stat (entries, profiles) or its content digest
+Row = tuple[int | str, ...]  # an input file as remembered, its content digest last (see _row, _content)
 
 
 class OutputsChanged(Exception):
@@ -95,16 +95,24 @@ def open_memo(root: Path, output: Path, base_url: str | None, drafts: bool,
     return memo, Table.load(folder, key) if memo.valid else None, key
 
 
-def _row(st: os.stat_result, now: int) -> Row:
-    """An entry's or profile's stat as remembered: size, mtime, ctime and inode, as git's index keeps them.
+def _row(path: Path, st: os.stat_result, now: int, before: Row | None) -> Row:
+    """An entry's or profile's row: size, mtime, ctime and inode, as git's index keeps them, and its digest.
 
-    ctime and inode catch copies that keep size and mtime (`cp -p`, `rsync -t`). A file changed
-    within RACY_NS of the scan (`now`) may change again without its ctime moving (timestamps
-    advance in clock ticks): its size is remembered as -1, so the next build reads it again,
-    and its content digest, which the engine compares, says whether it changed.
+    ctime and inode catch copies that keep size and mtime (`cp -p`, `rsync -t`); a file whose
+    stat moved is read and counts as changed only if its content digest did (a copy of the
+    whole site changes every stat and no content). A file changed within RACY_NS of the scan
+    (`now`) may change again without its ctime moving (timestamps advance in clock ticks): its
+    size is remembered as -1, so the next build reads it again.
     """
-    size = -1 if now - st.st_ctime_ns < RACY_NS else st.st_size
-    return (size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    stat = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    if before is not None and before[0] != -1 and before[:4] == stat:
+        return before
+    try:
+        data, _ = read_regular(path)
+        content = hashlib.sha256(data).hexdigest()
+    except OSError:
+        content = "-"  # not a readable regular file: the engine's entry step says what is wrong
+    return (-1 if now - st.st_ctime_ns < RACY_NS else st.st_size, *stat[1:], content)
 
 
 def _content(path: Path) -> Row:
@@ -113,8 +121,12 @@ def _content(path: Path) -> Row:
     return (hashlib.sha256(path.read_bytes()).hexdigest(),) if path.is_file() else ("-",)
 
 
-def scan_inputs(root: Path, base_url: str | None) -> dict[str, Row]:
-    """Every input file as remembered (see `_row`, `_content`): entries, profiles, settings, the theme's files."""
+def scan_inputs(root: Path, base_url: str | None, before: dict[str, Row] | None = None) -> dict[str, Row]:
+    """Every input file as remembered (see `_row`, `_content`): entries, profiles, settings, the theme's files.
+
+    `before`: the rows the last build saved, whose entries are not read again while their stat holds.
+    """
+    before = before or {}
     found: dict[str, Row] = {}
     now = time.time_ns()
     for rel, suffix in FOLDERS.items():
@@ -123,7 +135,8 @@ def scan_inputs(root: Path, base_url: str | None) -> dict[str, Row]:
             with os.scandir(folder) as listing:
                 for item in listing:
                     if item.name.endswith(suffix) and not item.name.startswith("."):
-                        found[f"{rel}/{item.name}"] = _row(item.stat(follow_symlinks=False), now)
+                        name = f"{rel}/{item.name}"
+                        found[name] = _row(folder / item.name, item.stat(follow_symlinks=False), now, before.get(name))
         except OSError:
             continue
     found[site_config.CONFIG_FILE] = _content(root / site_config.CONFIG_FILE)
@@ -140,8 +153,7 @@ def changed_inputs(root: Path, base_url: str | None, before: dict[str, Row],
     paths: list[Path] = []
     keys: list[Key] = []
     themes = [t.absolute() for t in theme_dirs(root, _theme(root, base_url))]
-    for name in sorted(set(before) ^ set(now) | {n for n in before.keys() & now.keys()
-                                                 if before[n] != now[n] or now[n][0] == -1}):
+    for name in sorted(set(before) ^ set(now) | {n for n in before.keys() & now.keys() if before[n][-1] != now[n][-1]}):
         path = Path(name)
         if not path.is_absolute():
             paths.append(root / name)
@@ -223,7 +235,7 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     engine.jobs = jobs
     if finishing is not None:
         engine.finishing = finishing
-    inputs = scan_inputs(root, base_url)
+    inputs = scan_inputs(root, base_url, table.inputs if table is not None else None)
     if table is None:
         change = engine.build(jobs, progress)
     else:

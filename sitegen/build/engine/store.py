@@ -111,8 +111,10 @@ class DiskMemo(Memo):
         self._dirty.add(shard_of(key))
         self._dropped.discard(key)
         before = [read for read, _ in old.reads] if old is not None else []
-        if before != [read for read, _ in record.reads]:  # its edges moved (mostly a record reads what it read)
-            for read in (*before, *(read for read, _ in record.reads)):
+        after = [read for read, _ in record.reads]
+        if before != after:  # its edges moved (mostly a record reads what it read, in the same order)
+            # only the shards of the reads it gained or lost: the edges of the rest are as saved
+            for read in set(before).symmetric_difference(after):
                 self._dirty_readers.add(shard_of(read))
         super().put(key, record)
 
