@@ -12,7 +12,7 @@ import pytest
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import AuthorProfile, Content, load_content
-from sitegen.model import model
+from sitegen.model import model, network
 from sitegen.model.cite_keys import cite_keys
 
 from ..html_tools import REPO, committed_entries, entry_date, topic_tags
@@ -88,11 +88,11 @@ def test_author_papers_and_coauthors_match_the_front_matter(site: model.Site) ->
         assert list(author.papers) == [s for s in site.order if s in own], "newest first"
         expected = Counter(a for s in own for a in (entries[s].get("authors") or []) + unlisted[s]
                            if a != author.name)
-        ranked = sorted(expected.items(), key=lambda kv: (-kv[1], kv[0].casefold()))[:model.MAX_COAUTHORS]
+        ranked = sorted(expected.items(), key=lambda kv: (-kv[1], kv[0].casefold()))[:network.MAX_COAUTHORS]
         assert [(c.name, c.count) for c in author.coauthors] == ranked, author.name
         assert author.coauthor_total == len(expected)
         topics = Counter(t for s in own for t in topic_tags(entries[s]))
-        ranked_topics = sorted(topics.items(), key=lambda kv: (-kv[1], kv[0].casefold(), kv[0]))[:model.MAX_TOPICS]
+        ranked_topics = sorted(topics.items(), key=lambda kv: (-kv[1], kv[0].casefold(), kv[0]))[:network.MAX_TOPICS]
         assert [(t.name, t.count) for t in author.topics] == ranked_topics, author.name
 
 

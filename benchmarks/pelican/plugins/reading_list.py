@@ -35,7 +35,7 @@ from pelican.generators import ArticlesGenerator, Generator
 from pelican.utils import slugify
 from pelican.writers import Writer
 
-MAX_COAUTHORS = 30  # sitegen.model.model.MAX_COAUTHORS
+MAX_COAUTHORS = 30  # sitegen.model.network.MAX_COAUTHORS
 MAX_TOPICS = 15
 MAX_RELATED = 8
 RECENT_SIZE = 100  # sitegen.model.routes.RECENT_SIZE
@@ -249,7 +249,7 @@ def _ranked(counter: Counter[str], slugs: dict[str, str], limit: int) -> list[tu
 
 
 def _cite_keys(articles: list[Any], slug: Callable[[str], str]) -> dict[str, str]:
-    """Stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order (sitegen.model.model.cite_keys)."""
+    """Stable BibTeX keys like 'hu2026vtc'; clashes get a, b, c … in slug order (sitegen.model.cite_keys.cite_keys)."""
     base: dict[str, str] = {}
     for a in sorted(articles, key=lambda a: a.slug):
         names = _names(a)
