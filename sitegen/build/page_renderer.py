@@ -55,9 +55,6 @@ class PageRenderer:
         self.digests[spec.output] = self.engine.memo.records[key].fingerprint
         return data
 
-    def save_items(self, index: int) -> None:
-        """Nothing to save: list items are the engine's own records."""
-
     def forked(self) -> None:
         """In a worker: start listing the records it makes."""
         self.engine.memo.log = []

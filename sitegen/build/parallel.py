@@ -44,8 +44,7 @@ COSTS = {"author": 1200, "paper": 800, "author-feed": 400, "home": 2200, "tag": 
          "tag-bib": 2700, "cite-bib": 10, "recent": 7500, "reading-list-json": 80, "papers-json": 50,
          "reading-list-bib": 8, "reading-list-ris": 8}
 DEFAULT_COST = 100
-# How long a worker may take to save its list items and exit once told to stop (about 0.2 s
-# at 10,000 papers; ten times the items at 100,000) before it is terminated.
+# How long a worker may take to exit once told to stop before it is terminated.
 WORKER_EXIT_SECONDS = 60
 
 _worker: tuple[Renderer, Stage] | None = None  # set in the parent just before forking
@@ -178,8 +177,8 @@ def _from_wire(chunk: list[_Wire]) -> list[routes.PageSpec]:
     return [routes.PageSpec(output, kind, key, template, shape=shape) for output, kind, key, template, shape in chunk]
 
 
-def _serve(conn: Connection, index: int, parent: int, inherited: list[Connection]) -> None:
-    """Worker side: render each chunk the parent sends until it sends None, then save its list items.
+def _serve(conn: Connection, parent: int, inherited: list[Connection]) -> None:
+    """Worker side: render each chunk the parent sends until it sends None.
 
     The parent's ends of the earlier workers' pipes, inherited through fork, are closed, and the
     worker dies with the parent: a killed build leaves no worker waiting for a chunk.
@@ -198,8 +197,6 @@ def _serve(conn: Connection, index: int, parent: int, inherited: list[Connection
                 conn.send(exc)
             except Exception:  # an exception that cannot be pickled: send its text
                 conn.send(RuntimeError(traceback.format_exc()))
-    if _worker is not None:
-        _worker[0].save_items(index)
 
 
 def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...]], stage: Stage,
@@ -222,7 +219,6 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
             stage.write(spec.output, renderer.render(spec), renderer.digests.pop(spec.output, None))
             if progress and (i % 100 == 0 or i == total):
                 progress(i, total)
-        renderer.save_items(0)
         return specs
     _worker = (renderer, stage)
     # Objects that exist at fork time are left out of the workers' collections: scanning them
@@ -231,10 +227,10 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     context = multiprocessing.get_context("fork")
     workers: list[tuple[BaseProcess, Connection]] = []
     try:
-        for index in range(jobs):
+        for _ in range(jobs):
             ours, theirs = context.Pipe()
             inherited = [ours, *(conn for _, conn in workers)]
-            started = context.Process(target=_serve, args=(theirs, index, os.getpid(), inherited), daemon=True)
+            started = context.Process(target=_serve, args=(theirs, os.getpid(), inherited), daemon=True)
             started.start()
             theirs.close()  # so a worker that dies reads as end-of-file, and later workers do not hold it
             workers.append((started, ours))

@@ -251,9 +251,6 @@ class Renderer:
             self._items[key] = Markup(html)
         return self._items[key]
 
-    def save_items(self, index: int) -> None:
-        """Nothing to save: a render worker's list items die with it (the engine keeps its own as records)."""
-
     def items(self, slugs: tuple[str, ...] | list[str], root: str, level: int = 3) -> Items:
         return Items([self.item(s, root, level) for s in slugs])
 
