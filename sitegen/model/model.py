@@ -6,7 +6,6 @@ Pages read the model through the engine; the output paths are layout.py's, the f
 from __future__ import annotations
 
 import datetime as dt
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -18,9 +17,10 @@ from ..content import categories
 from ..content.config import SiteConfig
 from ..content.loader import AuthorProfile, Content, Entry
 from ..content.slugs import slugify, unique_slug
-from . import collisions, layout
+from . import collisions, layout, people
 from .cite_keys import assign_cite_keys, cite_bases
 from .network import Network, Ranking, Ref, sort_name
+from .people import Byline, People, Redirect
 
 RELATED_TAGS = 8
 # The reading queue: papers being read, then those waiting to be read (an entry's `status`)
@@ -35,14 +35,14 @@ class Paper:
 
     entry: Entry
     route: str
-    authors: tuple[Ref, ...]
+    authors: tuple[Byline, ...]  # as written, each linking to its person's page
     tags: tuple[Ref, ...]
     category: Ref | None
     cite_key: str
     newer: str | None = None  # slug of the next paper in time
     older: str | None = None
     # Profile authors the source hid behind "et al.": the paper is in their profile dump.
-    unlisted_authors: tuple[Ref, ...] = ()
+    unlisted_authors: tuple[Byline, ...] = ()
 
     @property
     def slug(self) -> str:
@@ -147,9 +147,11 @@ class Site:
     queue: tuple[str, ...] = ()  # the reading queue (see `queue_order`)
     author_index: dict[str, Author] = field(default_factory=dict)
     tag_index: dict[str, Tag] = field(default_factory=dict)
+    redirects: tuple[Redirect, ...] = ()  # the addresses of people's other spellings
     # What `model_patch` needs to patch the site after an edit without building it again.
     cite_bases: dict[str, str] = field(default_factory=dict, compare=False, repr=False)  # slug order
     network: Network | None = field(default=None, compare=False, repr=False)
+    people: People = field(default_factory=People, compare=False, repr=False)
 
     @property
     def queued(self) -> bool:
@@ -189,16 +191,19 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     to `report`. With the site's `root`, messages name the line of the file that caused them.
     """
     entries = newest_first(e for e in content.entries if drafts or not e.draft)
-    unlisted = profile_authors(entries, content.profiles)
-    author_slugs = name_slugs(sorted({a for e in entries for a in e.authors + unlisted[e.slug]}))
+    who = people.resolve(content.profiles, root)
+    unlisted = who.unlisted(entries)
+    credited, written = who.credits(entries, unlisted)  # slug -> people; a name written otherwise -> its person
+    author_slugs = name_slugs(sorted({a for names in credited.values() for a in names}))
     tag_slugs = name_slugs(sorted({t for e in entries for t in e.tags}, key=tag_sort_key))
     bases = cite_bases(entries)
     keys = assign_cite_keys(bases)
     chronological = [e.slug for e in reversed(entries)]
     position = {slug: i for i, slug in enumerate(chronological)}
-    # One Ref per name, shared by every paper that links it: 140,000 author links at 10,000 papers.
-    author_refs = {name: Ref(name, slug) for name, slug in author_slugs.items()}
-    network = Network(entries, unlisted, author_slugs, tag_slugs)
+    # One Byline per name, shared by every paper that links it: 140,000 author links at 10,000 papers.
+    author_refs = {name: Byline(name, slug) for name, slug in author_slugs.items()}
+    author_refs.update((name, who.byline(name, author_slugs)) for name in written)
+    network = Network.from_rows(credited, {e.slug: e.tags for e in entries}, author_slugs, tag_slugs)
     tag_refs = {name: Ref(name, slug) for name, slug in tag_slugs.items()}
     papers: dict[str, Paper] = {}
     for e in entries:
@@ -207,15 +212,17 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
                                     newer=chronological[i + 1] if i + 1 < len(chronological) else None,
                                     older=chronological[i - 1] if i > 0 else None)
     order = tuple(e.slug for e in entries)
-    authors = _authors(entries, network, author_slugs, content.profiles)
+    authors = _authors(entries, network, author_slugs, who)
     tags = _tags(entries, tag_slugs)
+    redirects, problems = who.redirects(author_slugs, root)
     site = Site(
         config=config, papers=papers, order=order, recent=recent_order(entries), queue=queue_order(entries),
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
-        tag_index={t.slug: t for t in tags}, cite_bases=bases, network=network,
+        tag_index={t.slug: t for t in tags}, redirects=redirects, cite_bases=bases, network=network, people=who,
     )
     report = report if report is not None else Report()
+    report.extend([*who.problems, *problems])
     report.extend(collisions.category_spellings(entries, root))
     report.extend(collisions.clashes(site, entries, root))
     if report.has_errors:
@@ -228,7 +235,7 @@ def page_count(config: SiteConfig, papers: int) -> int:
     return max(1, -(-papers // config.page_size))
 
 
-def make_paper(e: Entry, author_refs: Mapping[str, Ref], tag_refs: Mapping[str, Ref], cite_key: str,
+def make_paper(e: Entry, author_refs: Mapping[str, Byline], tag_refs: Mapping[str, Ref], cite_key: str,
                unlisted: tuple[str, ...], newer: str | None, older: str | None) -> Paper:
     return Paper(
         entry=e,
@@ -247,30 +254,6 @@ def category_ref(written: str) -> Ref:
     """The link to a category, in arXiv's spelling whatever the case it is written in."""
     name = categories.canonical(written)
     return Ref(name, slugify(name))
-
-
-def profile_authors(entries: Iterable[Entry], profiles: Iterable[AuthorProfile]) -> dict[str, tuple[str, ...]]:
-    """Per entry slug, the profile authors its author list leaves out although their profile lists it.
-
-    A profile dump lists the author's own papers, so a paper imported from it is theirs even
-    when the source printed only the first authors and "et al." (VTC in Vima Gupta's profile).
-    """
-    by_source: dict[str, list[AuthorProfile]] = defaultdict(list)
-    for profile in profiles:
-        if profile.source:
-            by_source[profile.source].append(profile)
-    result: dict[str, tuple[str, ...]] = {}
-    for e in entries:
-        found: list[str] = []
-        for source in e.sources:
-            owners = by_source.get(str(dict(source).get("file", "")), ())
-            listed = {slugify(a) for a in e.authors} if owners else set()
-            for profile in owners:
-                names = {profile.slug, slugify(profile.name), *(slugify(a) for a in profile.aliases)}
-                if not names & listed and profile.name not in found:
-                    found.append(profile.name)
-        result[e.slug] = tuple(found)
-    return result
 
 
 def name_slugs(names: list[str]) -> dict[str, str]:
@@ -298,42 +281,15 @@ def queue_key(entry: Entry, position: int) -> tuple[int, int]:
     return QUEUE_STATUSES.index(entry.status or ""), position
 
 
-def _authors(entries: list[Entry], network: Network, slugs: dict[str, str],
-             profiles: tuple[AuthorProfile, ...]) -> tuple[Author, ...]:
+def _authors(entries: list[Entry], network: Network, slugs: dict[str, str], who: People) -> tuple[Author, ...]:
     papers_of: dict[str, list[str]] = defaultdict(list)
     for e in entries:
         for a in network.names_of[e.slug]:
             papers_of[a].append(e.slug)
-    by_slug = profiles_by_slug(profiles)
     return tuple(
-        Author(name=name, slug=slugs[name], papers=tuple(papers_of[name]),
-               profile=author_profile(by_slug, name, slugs[name]), network=network)
+        Author(name=name, slug=slugs[name], papers=tuple(papers_of[name]), profile=who.profile(name), network=network)
         for name in sorted(papers_of, key=author_sort_key)
     )
-
-
-def profiles_by_slug(profiles: Iterable[AuthorProfile]) -> dict[str, AuthorProfile]:
-    """Profiles by their slug and by each alias's slug."""
-    profiles = tuple(profiles)
-    return {p.slug: p for p in profiles} | {slugify(alias): p for p in profiles for alias in p.aliases}
-
-
-def author_profile(by_slug: dict[str, AuthorProfile], name: str, slug: str) -> AuthorProfile | None:
-    """The profile of the person named: one whose name or an alias is this very name.
-
-    A profile found by slug alone may be someone else's, whose name slugifies alike:
-    "Ahán Gupta" is not "Ahan Gupta", and must not show his figures.
-    """
-    who = _person(name)
-    for candidate in (by_slug.get(slug), by_slug.get(slugify(name))):
-        if candidate is not None and who in {_person(candidate.name), *map(_person, candidate.aliases)}:
-            return candidate
-    return None
-
-
-def _person(name: str) -> str:
-    """A name but for Unicode composition and spacing (as the importer tells people apart)."""
-    return " ".join(unicodedata.normalize("NFC", name).split())
 
 
 def _tags(entries: list[Entry], slugs: dict[str, str]) -> tuple[Tag, ...]:

@@ -25,6 +25,7 @@ from . import model
 from .cite_keys import assign_cite_keys, cite_base
 from .model import Author, Paper, Ref, Site, Tag
 from .network import Ranking
+from .people import Byline, People
 
 K = TypeVar("K", bound=Hashable)
 
@@ -47,15 +48,20 @@ class SitePatch:
 
 def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[AuthorProfile],
                drafts: bool) -> SitePatch | None:
-    """The Site with these entries (slug -> new entry) swapped in; None when a full build is needed."""
+    """The Site with these entries (slug -> new entry) swapped in; None when a full build is needed.
+
+    `profiles` are those the site was built with, which its `people` resolved: an edit of an
+    author file builds the model again.
+    """
     papers, network = site.papers, site.network
     if network is None or not edited:
         return None
     if any(slug not in papers or e.slug != slug or (e.draft and not drafts) for slug, e in edited.items()):
         return None
     old = {slug: papers[slug].entry for slug in edited}
-    unlisted = model.profile_authors(edited.values(), profiles)
-    names_after = {slug: e.authors + unlisted[slug] for slug, e in edited.items()}
+    who = site.people
+    unlisted = who.unlisted(edited.values())
+    names_after = {slug: who.credit(e.authors, unlisted[slug]) for slug, e in edited.items()}
 
     def entry(slug: str) -> Entry:
         return edited[slug] if slug in edited else papers[slug].entry
@@ -100,7 +106,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         i = bisect.bisect_left(order, place(slug), key=place)
         neighbours |= {order[j] for j in (i - 1, i + 1) if 0 <= j < len(order)}
     changed_papers: dict[str, Paper] = {}
-    author_refs = _Refs(new_author_slugs)
+    author_refs = _Bylines(new_author_slugs, who)
     tag_refs = _Refs(new_tag_slugs)
     for slug in set(edited) | neighbours | set(keys):
         i = bisect.bisect_left(order, place(slug), key=place)
@@ -130,7 +136,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     previous = {name: site.author_index[author_slugs[name]] for name in author_lists if name in author_slugs}
     undo = _update_network(site, edited, names_after, previous.values(), new_author_slugs != author_slugs,
                            new_tag_slugs != tag_slugs, new_author_slugs, new_tag_slugs)
-    authors, changed_authors = _authors(site, previous, author_lists, new_author_slugs, profiles, edited, same_rows)
+    authors, changed_authors = _authors(site, previous, author_lists, new_author_slugs, edited, same_rows)
     retagged = {slug for slug, e in edited.items() if old[slug].tags != e.tags}
     tags, changed_tags = _tags(site, tag_lists, new_tag_slugs, entry, retagged)
     # A category or year whose list is as before is as before (a year's months: if no date moved).
@@ -147,9 +153,11 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         [y for number, y in years.items() if number not in year_lists]
         + [model.make_year(number, [entry(s) for s in papers_]) for number, papers_ in year_lists.items() if papers_],
         key=lambda y: model.year_sort_key(y.year)))
+    # other spellings' addresses follow the people with a page (a patch that adds or drops one is not kept)
+    redirects = site.redirects if new_author_slugs is author_slugs else who.redirects(new_author_slugs, None)[0]
     patched = replace(
         site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, authors=authors, tags=tags,
-        categories=new_categories, years=new_years,
+        categories=new_categories, years=new_years, redirects=redirects,
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
@@ -263,6 +271,18 @@ class _Refs(dict[str, Ref]):
         return ref
 
 
+class _Bylines(dict[str, Byline]):
+    """Written name -> Byline (linking to its person's page), made on first use."""
+
+    def __init__(self, slugs: dict[str, str], who: People):
+        super().__init__()
+        self.slugs, self.who = slugs, who
+
+    def __missing__(self, name: str) -> Byline:
+        byline = self[name] = self.who.byline(name, self.slugs)
+        return byline
+
+
 def _cite_keys(site: Site, edited: Mapping[str, Entry]) -> tuple[dict[str, str], dict[str, str], set[str]]:
     """New keys of the papers whose key may have changed, every paper's base, and the papers relinked."""
     bases = site.cite_bases
@@ -309,11 +329,10 @@ def _update_network(site: Site, edited: Mapping[str, Entry], names_after: Mappin
 
 
 def _authors(site: Site, previous: Mapping[str, Author], lists: Mapping[str, tuple[str, ...]],
-             slugs: dict[str, str], profiles: Iterable[AuthorProfile], edited: Mapping[str, Entry],
+             slugs: dict[str, str], edited: Mapping[str, Entry],
              same_rows: set[str]) -> tuple[tuple[Author, ...], set[str]]:
     """The authors tuple with the touched authors replaced, added or dropped; and the slugs replaced or added."""
     network = site.network
-    by_slug = model.profiles_by_slug(profiles) if any(n not in previous for n in lists) else {}
     replaced: dict[str, Author | None] = {}
     for name, papers in lists.items():
         before = previous.get(name)
@@ -322,7 +341,7 @@ def _authors(site: Site, previous: Mapping[str, Author], lists: Mapping[str, tup
         elif before is not None and before.papers == papers and all(s in same_rows for s in papers if s in edited):
             continue
         else:
-            profile = before.profile if before is not None else model.author_profile(by_slug, name, slugs[name])
+            profile = before.profile if before is not None else site.people.profile(name)
             replaced[name] = Author(name=name, slug=slugs[name], papers=papers, profile=profile, network=network)
     if not replaced:
         return site.authors, set()

@@ -25,6 +25,7 @@ WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json",
 SOCIAL_CARD = "social-card.png"  # the picture a shared link to any page shows (og:image)
 # An author's or a tag's papers for reference managers: (file name, kind suffix: `author-bib`, `tag-ris`, ...)
 CITATION_FILES = (("papers.bib", "bib"), ("papers.ris", "ris"), ("papers.json", "json"))
+REDIRECT = "author-redirect"  # the kind of a person's other spelling's page: no sitemap, no feed, no search
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,7 @@ def site_rows(site: Site) -> Iterator[Row]:
     """`rows` of a whole model."""
     return rows(site.order, (a.slug for a in site.authors), (t.slug for t in site.tags),
                 (c.slug for c in site.categories), (y.slug for y in site.years), site.pages, site.config.domain,
-                bool(site.queue))
+                bool(site.queue), site.redirects)
 
 
 def shape(site: Site, kind: str) -> tuple[Any, ...]:
@@ -91,7 +92,7 @@ def shape(site: Site, kind: str) -> tuple[Any, ...]:
 
 
 def html_pages(site: Site) -> Iterator[str]:
-    """The output of every `index.html` page in plan order (kept in step with `plan` by a test)."""
+    """The output of every `index.html` page in plan order (kept in step with `plan` by a test), but redirects."""
     yield from (home_page(n) for n in range(1, site.pages + 1))
     yield from (paper_page(slug) for slug in site.papers)
     yield "authors/index.html"
@@ -112,9 +113,11 @@ Row = tuple[str, str, str, str]  # (output, kind, key, template)
 
 
 def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], categories: Iterable[str],
-         years: Iterable[str], pages: int, domain: str | None, queue: bool = False) -> Iterator[Row]:
+         years: Iterable[str], pages: int, domain: str | None, queue: bool = False,
+         redirects: Iterable[tuple[str, str]] = ()) -> Iterator[Row]:
     """Every output file of a site with these papers, author, tag, category and year slugs, in plan order
-    (`queue`: whether the reading queue has any paper, and so a page and a feed).
+    (`queue`: whether the reading queue has any paper, and so a page and a feed; `redirects`: (slug, the
+    person's slug) of each other spelling's address, a page keyed by the person it sends the reader to).
 
     What a page shows is recorded when it renders (see sitegen/build/steps/outputs.py); this
     says only which files there are and how each is made.
@@ -130,6 +133,7 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
         yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,
                     "feed.xml"))
         yield from ((f"{route}{name}", f"author-{kind}", slug, "") for name, kind in CITATION_FILES)
+    yield from ((author_page(slug), REDIRECT, to, "redirect.html") for slug, to in redirects)
     yield "tags/index.html", "tags", "", "tags.html"
     for slug in tags:
         route = layout.tag(slug)

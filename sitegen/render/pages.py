@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
-from ..model import layout, related
+from ..model import layout, related, routes
 from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
 from . import paper_links, provenance
@@ -112,6 +112,13 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             if author.profile and author.profile.category else "",
             "profile_links": profile_links(author.name, author.profile),
             "feed_url": f"authors/{author.slug}/feed.xml", "citation_files": citation_files(f"authors/{author.slug}/")}
+
+
+def _redirect(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The address of a person's other spelling: their page, to go on to (the key is theirs)."""
+    author = site.author_index[spec.key]
+    return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
+            "author": author, "target_url": site.config.absolute(layout.author(author.slug)), "feed_url": "feed.xml"}
 
 
 # (profile field, link label, address of the profile with the field's value as its last segment)
@@ -230,7 +237,7 @@ def _simple(title: str) -> Any:
 BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
-    "queue": _queue,
+    "queue": _queue, routes.REDIRECT: _redirect,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": sitemap.context,
 }

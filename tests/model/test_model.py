@@ -11,7 +11,7 @@ import pytest
 
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
-from sitegen.content.loader import AuthorProfile, Content, load_content
+from sitegen.content.loader import Content, load_content
 from sitegen.model import model, network
 from sitegen.model.cite_keys import cite_keys
 
@@ -167,30 +167,3 @@ def test_drafts_are_left_out_unless_asked_for(content: Content) -> None:
     assert VTC not in without.papers and len(without.papers) == 105
     assert all(VTC not in a.papers for a in without.authors)
     assert VTC in model.build_site(cfg, drafted, drafts=True).papers
-
-
-def test_profile_authors_come_only_from_their_own_dump(content: Content) -> None:
-    base = next(e for e in content.entries if e.slug == VTC)
-    profile = AuthorProfile("content/authors/x.yaml", "grace-hopper", "Grace Hopper", source="dump-g.txt",
-                            aliases=("G. Hopper",))
-    cases = {
-        "from-her-dump": dataclasses.replace(base, slug="a", sources=((("file", "dump-g.txt"),),)),
-        "another-dump": dataclasses.replace(base, slug="b", sources=((("file", "other.txt"),),)),
-        "already-listed": dataclasses.replace(base, slug="c", authors=("X Y", "Grace Hopper"),
-                                              sources=((("file", "dump-g.txt"),),)),
-        "listed-by-alias": dataclasses.replace(base, slug="d", authors=("G. Hopper",),
-                                               sources=((("file", "dump-g.txt"),),)),
-    }
-    found = model.profile_authors(cases.values(), [profile])
-    assert found == {"a": ("Grace Hopper",), "b": (), "c": (), "d": ()}
-
-
-def test_a_profile_goes_to_its_own_person_never_to_a_name_that_slugifies_alike() -> None:
-    profile = AuthorProfile(source_path="content/authors/ahan-gupta.yaml", slug="ahan-gupta", name="Ahan Gupta",
-                            h_index=12, aliases=("A. Gupta",))
-    by_slug = model.profiles_by_slug([profile])
-    assert model.author_profile(by_slug, "Ahan Gupta", "ahan-gupta") is profile
-    assert model.author_profile(by_slug, "Ahan  Gupta", "ahan-gupta") is profile  # spacing is no other person
-    assert model.author_profile(by_slug, "A. Gupta", "a-gupta") is profile  # an alias names the same person
-    assert model.author_profile(by_slug, "Ahán Gupta", "ahan-gupta") is None
-    assert model.author_profile(by_slug, "Ahán Gupta", "ahan-gupta-2f1c") is None

@@ -31,7 +31,7 @@ TYPES: dict[str, Any] = {
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
-    "slugs": tuple[str, ...], "pages": int,
+    "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
 }

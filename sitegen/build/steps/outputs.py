@@ -35,7 +35,7 @@ PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "r
 OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json": "paper", "author": "author",
          "author-feed": "author", "author-bib": "author", "author-ris": "author", "author-json": "author",
          "tag": "tag", "tag-feed": "tag", "tag-bib": "tag", "tag-ris": "tag", "tag-json": "tag",
-         "category": "category", "year": "year"}
+         "category": "category", "year": "year", routes.REDIRECT: "author"}
 
 
 class _Bound:
@@ -257,5 +257,6 @@ class Outputs:
             recent = ctx.get("recent")
             return recent[: routes.RECENT_SIZE], len(recent), len(ctx.get("order"))
         if kind == "sitemap":
-            return tuple(row[0] for row in ctx.get("plan") if row[0].endswith("index.html"))
+            return tuple(row[0] for row in ctx.get("plan")
+                         if row[0].endswith("index.html") and row[1] != routes.REDIRECT)
         return ()

@@ -63,6 +63,7 @@ class Structure:
             simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
             simple("pages", lambda site: site.pages, str),
             simple("authors", lambda site: site.authors, _authors_fingerprint),
+            simple("redirects", lambda site: tuple(tuple(r) for r in site.redirects)),
             simple("tags", lambda site: site.tags),
             simple("categories", lambda site: site.categories),
             simple("years", lambda site: site.years),
@@ -155,7 +156,7 @@ class Structure:
         """
         authors, tags, categories, years = (ctx.get("slugs", k) for k in ("authors", "tags", "categories", "years"))
         return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
-                                 ctx.get("config").domain, ctx.get("queued")))
+                                 ctx.get("config").domain, ctx.get("queued"), ctx.get("redirects")))
 
 
 def _category(site: Site, slug: str) -> Tag | None:
@@ -173,7 +174,8 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
     views = {"order": patch.moved, "recent": patch.moved, "queue": patch.moved, "queued": False, "pages": False,
              "authors": bool(patch.authors), "tags": bool(patch.tags), "categories": bool(patch.categories),
-             "years": bool(patch.years), "slugs": True}
+             "years": bool(patch.years), "slugs": True,
+             "redirects": False}
 
     def reached(reader: Key) -> bool:
         touched = parts.get(reader[0])
@@ -186,8 +188,8 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
 
 def _links(paper: Paper) -> str:
     """What a paper's pages and pieces follow from besides its entry: its route, links and cite key."""
-    refs = ["\x1d".join(f"{r.name}\x1e{r.slug}" for r in group)
-            for group in (paper.authors, paper.unlisted_authors, paper.tags)]
+    refs = ["\x1d".join(f"{r.name}\x1e{r.slug}" for r in group) for group in (paper.unlisted_authors, paper.tags)]
+    refs.append("\x1d".join("\x1e".join(r) for r in paper.authors))  # and each one's person, when written otherwise
     category = f"{paper.category.name}\x1e{paper.category.slug}" if paper.category else ""
     text = "\x1f".join((paper.entry.digest, paper.route, paper.cite_key, category, *refs))
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:20]
