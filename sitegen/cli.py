@@ -187,8 +187,9 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
 @main.command("check")
 @root_option
 def check_command(root: Path) -> None:
-    """Validate site.yaml, every entry and every author file; list every problem."""
+    """Validate site.yaml, every entry and every author file; list every problem, and names that may be one person."""
     from .content.loader import load_content
+    from .model import duplicates
     from .render.theme_check import check_theme
 
     report = Report()
@@ -196,6 +197,7 @@ def check_command(root: Path) -> None:
         site_config.require(root)
         cfg = site_config.load(root)
         content = load_content(root, report)
+        report.extend(duplicates.check(content, root))  # who is who, and names that may be one person
         check_theme(root, cfg, report)  # the theme resolved and every template loaded, as a build would
     print_diagnostics(report.items)
     if report.has_errors:

@@ -298,3 +298,58 @@ def test_check_names_a_non_utf8_entry(tmp_path: Path) -> None:
     result = sitegen("check", "--root", str(tmp_path))
     assert result.exit_code == 1
     assert result.stderr.splitlines()[0] == "content/papers/x.md:1: error[E104]: the file is not valid UTF-8 text"
+
+
+# -- check: people -------------------------------------------------------------------------------
+
+PEOPLE = {
+    "a.md": "---\ntitle: A\nauthors:\n- Ahan Gupta\n- Bo Li\n- Cy Ng\n---\n",
+    "b.md": "---\ntitle: B\nauthors:\n- Di Wu\n- A. Gupta\n- Bo Li\n---\n",
+    "c.md": "---\ntitle: C\nauthors: [Cy Ng, Jonathon Smyth, Ahan K. Gupta]\n---\n",
+    "d.md": "---\ntitle: D\nauthors: [Cy Ng, Jonathan Smyth]\n---\n",
+    "e.md": "---\ntitle: E\nauthors: [Di Wu, Jonathan Smith, Bo Li]\n---\n",
+    "f.md": "---\ntitle: F\nauthors: [Jonathan Smith, Jonathon Smith, Cy Ng]\n---\n",  # one paper: two people
+}
+WARNINGS = """\
+content/papers/b.md:5: warning[W434]: 'A. Gupta' may be 'Ahan Gupta' (content/authors/ahan-gupta.yaml:1): \
+initials match, 1 shared co-author (Bo Li)
+  hint: if they are one person, add 'A. Gupta' to aliases: in content/authors/ahan-gupta.yaml
+content/papers/c.md:3: warning[W434]: 'Ahan K. Gupta' may be 'Ahan Gupta' (content/authors/ahan-gupta.yaml:1): \
+a middle name left out, 1 shared co-author (Cy Ng)
+  hint: if they are one person, add 'Ahan K. Gupta' to aliases: in content/authors/ahan-gupta.yaml
+content/papers/c.md:3: warning[W434]: 'Jonathon Smyth' may be 'Jonathan Smyth' (content/papers/d.md:3): \
+nearly the same name, 1 shared co-author (Cy Ng)
+  hint: if they are one person, write content/authors/jonathan-smyth.yaml with name: 'Jonathan Smyth' and \
+aliases: ['Jonathon Smyth']
+"""
+
+
+def test_check_lists_names_that_may_be_one_person_as_warnings(tmp_path: Path) -> None:
+    papers = new_site(tmp_path)
+    for name, text in PEOPLE.items():
+        (papers / name).write_text(text, encoding="utf-8")
+    (tmp_path / "content" / "authors").mkdir()
+    (tmp_path / "content" / "authors" / "ahan-gupta.yaml").write_text("name: Ahan Gupta\nh_index: 3\n")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.stderr == WARNINGS
+    assert result.exit_code == 0 and result.stdout == "ok: 6 entries, 1 author profiles\n"
+    # Once the file says so, they are one person: nothing left to suggest about them
+    (tmp_path / "content" / "authors" / "ahan-gupta.yaml").write_text(
+        "name: Ahan Gupta\naliases: [A. Gupta, Ahan K. Gupta]\n")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.exit_code == 0 and "Gupta" not in result.stderr and "'Jonathon Smyth' may be" in result.stderr
+
+
+def test_check_refuses_a_name_two_author_files_give(tmp_path: Path) -> None:
+    papers = new_site(tmp_path)
+    (papers / "a.md").write_text(PEOPLE["a.md"], encoding="utf-8")
+    (tmp_path / "content" / "authors").mkdir()
+    (tmp_path / "content" / "authors" / "ahan-gupta.yaml").write_text("name: Ahan Gupta\naliases: [A. Gupta]\n")
+    (tmp_path / "content" / "authors" / "amit-gupta.yaml").write_text("name: Amit Gupta\naliases:\n- A. Gupta\n")
+    result = sitegen("check", "--root", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "content/authors/amit-gupta.yaml:3: error[E430]: 'A. Gupta' is also an alias of 'Ahan Gupta' in "
+        "content/authors/ahan-gupta.yaml: a paper naming it would be two people's\n"
+        "  hint: if 'Amit Gupta' and 'Ahan Gupta' are one person, keep one file and list the other name in its "
+        "aliases; if not, remove the name from one file\n1 error(s) in content/\n")

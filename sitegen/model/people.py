@@ -146,8 +146,8 @@ class People:
                 hint = (f"if {pages[slug]!r} is {person} too, add it to the aliases in {self.where(person, root).path}"
                         if slug in pages else "a spelling of two people cannot send readers to either; "
                         "nothing to do unless one of them is written wrong")
-                problems.append(Diagnostic(self.where(person, root, name), "W433", f"{name!r} has no redirect to "
-                                           f"{person!r}'s page: authors/{slug}/ is {taken}", hint, "warning"))
+                problems.append(Diagnostic(self.where(person, root, name), "W433", f"{name!r} has no redirect to the "
+                                           f"page of {person!r}: authors/{slug}/ is {taken}", hint, "warning"))
         return tuple(redirects), problems
 
     def where(self, person: str, root: Path | None, name: str | None = None) -> Location:

@@ -150,7 +150,7 @@ def test_a_spelling_whose_address_is_another_authors_page_gets_no_redirect(tmp_p
     assert site.redirects == ()  # 'Ahan  Gupta' makes the person's own address: none needed
     assert [a.slug for a in site.authors] == ["a-gupta", "ahan-gupta"]
     assert messages(report) == [
-        "content/authors/ahan-gupta.yaml:4: warning[W433]: 'A. Gupta' has no redirect to 'Ahan Gupta''s page: "
+        "content/authors/ahan-gupta.yaml:4: warning[W433]: 'A. Gupta' has no redirect to the page of 'Ahan Gupta': "
         "authors/a-gupta/ is the page of 'A Gupta'\n"
         "  hint: if 'A Gupta' is Ahan Gupta too, add it to the aliases in content/authors/ahan-gupta.yaml"]
 
@@ -163,7 +163,7 @@ def test_a_spelling_two_people_share_redirects_to_neither(tmp_path: Path) -> Non
     site = model.build_site(site_config.load(root), content, report=report, root=root)
     assert site.redirects == ()
     assert [d.code for d in report.items] == ["W433", "W433"]
-    assert "'A. Gupta' has no redirect to 'Ahan Gupta''s page: authors/a-gupta/ is wanted by 'A Gupta' of " \
+    assert "'A. Gupta' has no redirect to the page of 'Ahan Gupta': authors/a-gupta/ is wanted by 'A Gupta' of " \
         "'Amit Gupta'" in report.format()
 
 
