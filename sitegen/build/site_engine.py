@@ -200,13 +200,14 @@ class SiteEngine:
         for _, row in update.deferred:
             pending[row[0]] = row  # type: ignore[index,assignment]
         for out, key in plan.items():
-            if out not in self.plan:  # new to the plan: nothing read it before
+            if self.plan.get(out) != key:  # new to the plan, or made another way (an author's page now a redirect)
                 if defer is not None and defer(("page", key)):
                     pending[out] = key
                 else:
                     fresh[out] = self.engine.get("page", key)
         gone = set(self.plan) - set(plan)
-        self.engine.forget(("page", self.plan[out]) for out in gone)
+        remade = {out for out, key in plan.items() if out in self.plan and self.plan[out] != key}
+        self.engine.forget(("page", self.plan[out]) for out in gone | remade)
         for out in gone:
             pending.pop(out, None)
         change = self._write(fresh, gone, plan, static, update)

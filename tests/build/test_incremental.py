@@ -65,6 +65,14 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "tags", f"[topic-{b % 3}, shared]")
     elif kind == "authors" and target:
         _replace_field(target, "authors", f"[Author {b % 4}, Łukasz Kaiser]")
+    elif kind == "byline" and target:  # a spelling an author file may name as one of a person's
+        _replace_field(target, "authors", f"[Auth {b % 4}, Author {a % 4}]")
+    elif kind == "alias":  # one person of two names on the papers, and a third: one page, two redirects
+        target = root / "content/authors/author-alias.yaml"
+        target.write_text(f"name: Author {b % 4}\naliases: [Auth {b % 4}, Author {(b + 1) % 4}]\nh_index: {b}\n")
+    elif kind == "unalias":
+        target = root / "content/authors/author-alias.yaml"
+        target.unlink(missing_ok=True)
     elif kind == "body" and target:
         target.write_text(target.read_text() + f"\nNote {b} with *emphasis* and $x^{b}$.\n")
     elif kind == "abstract" and target:
@@ -97,8 +105,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 
 OPS = st.tuples(
-    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "status", "added", "new",
-                     "delete", "rename", "template", "config", "css"]),
+    st.sampled_from(["title", "date", "undate", "tags", "authors", "byline", "alias", "unalias", "body", "abstract",
+                     "status", "added", "new", "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 
@@ -158,6 +166,23 @@ def test_pages_a_patched_edit_moved_a_paper_onto_follow_its_later_edits(tmp_path
         _replace_field(target, "title", f"'Title after edit {n}'")
         engine.update([target])
     assert tree_bytes(tmp_path / "incremental") == tree_bytes(_clean_build(root, tmp_path / "fresh"))
+
+
+def test_alias_edits_rebuild_as_a_clean_build(tmp_path: Path) -> None:
+    """Bylines naming a person two ways, then an author file merging them, changing its mind and going: each
+    `sitegen build` (a new process's engine over the memo) ends where a cache-less build does, redirects and all."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    build(root, tmp_path / "public", search=False)
+    steps = [("byline", 0, 1), ("authors", 1, 1), ("alias", 0, 1), ("byline", 2, 1), ("title", 3, 1),
+             ("alias", 0, 2), ("unalias", 0, 0), ("alias", 0, 1), ("delete", 0, 0), ("byline", 1, 1)]
+    redirected = set()
+    for n, op in enumerate(steps):
+        apply(root, op)
+        build(root, tmp_path / "public", search=False)
+        redirected |= {p.parent.name for p in (tmp_path / "public/authors").glob("*/index.html")
+                       if "http-equiv" in p.read_text(encoding="utf-8")}
+        assert tree_bytes(tmp_path / "public") == tree_bytes(_clean_build(root, tmp_path / f"clean-{n}")), op
+    assert {"auth-1", "author-2"} <= redirected
 
 
 def test_failed_update_changes_nothing_and_recovery_catches_up(tmp_path: Path) -> None:
