@@ -10,7 +10,7 @@ from pathlib import Path
 import feedparser
 from PIL import Image
 
-from ..html_tools import meta_values, read_html
+from ..html_tools import by_class, listed_papers, meta_values, read_html, text_of
 from ..site_factory import tree_bytes
 from .regenerate import EXPECTED, build_golden
 
@@ -38,6 +38,26 @@ def test_golden_site_content_is_what_it_should_be() -> None:
     assert 'name="citation_arxiv_id" content="1810.04805"' in page
     assert not (EXPECTED / "papers/draft-paper").exists()
     assert (EXPECTED / "authors/lukasz-kaiser/index.html").is_file()
+
+
+def test_golden_site_gives_a_person_one_page_and_their_other_spelling_a_redirect() -> None:
+    """'L. Kaiser' (an alias in lukasz-kaiser.yaml) wrote One Model: on Łukasz Kaiser's page, bylined as written."""
+    assert listed_papers(read_html(EXPECTED / "authors/lukasz-kaiser/index.html")) == ["one-model", "lukasz-attention"]
+    byline = next(by_class(read_html(EXPECTED / "papers/one-model/index.html"), "paper-authors"))
+    first = byline.find("a")
+    assert first is not None and text_of(first) == "L. Kaiser"
+    assert first.get("href") == "../../authors/lukasz-kaiser/"
+    assert first.get("data-pagefind-filter") == "author:Łukasz Kaiser"  # the search filter counts him once
+    redirect = read_html(EXPECTED / "authors/l-kaiser/index.html")
+    assert meta_values(redirect, "robots") == ["noindex"]
+    assert [m.get("content") for m in redirect.iter("meta") if m.get("http-equiv") == "refresh"] == \
+        ["0; url=../../authors/lukasz-kaiser/"]
+    assert [link.get("href") for link in redirect.iter("link") if link.get("rel") == "canonical"] == \
+        ["https://example.org/golden/authors/lukasz-kaiser/"]
+    assert [a.get("href") for a in redirect.iter("a")] == ["../../authors/lukasz-kaiser/"]
+    assert sorted(p.name for p in (EXPECTED / "authors/l-kaiser").iterdir()) == ["index.html"]  # no feed, no files
+    for listing in ("sitemap.xml", "authors/index.html", "feed.xml"):
+        assert "l-kaiser" not in (EXPECTED / listing).read_text(encoding="utf-8"), listing
 
 
 def test_golden_site_says_its_math_as_text_where_only_text_goes() -> None:
