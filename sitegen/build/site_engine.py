@@ -206,8 +206,7 @@ class SiteEngine:
                 else:
                     fresh[out] = self.engine.get("page", key)
         gone = set(self.plan) - set(plan)
-        remade = {out for out, key in plan.items() if out in self.plan and self.plan[out] != key}
-        self.engine.forget(("page", self.plan[out]) for out in gone | remade)
+        self.engine.forget(("page", row) for out, row in self.plan.items() if plan.get(out) != row)  # gone, remade
         for out in gone:
             pending.pop(out, None)
         change = self._write(fresh, gone, plan, static, update)
