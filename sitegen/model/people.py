@@ -75,9 +75,11 @@ class People:
         A list without author files, or whose papers write every person's name as theirs, costs a
         look-up per distinct name and nothing per paper.
         """
+        if not self.known:
+            return {e.slug: e.authors + unlisted[e.slug] for e in entries}, {}
         entries = list(entries)
         written = {name for e in entries for name in e.authors}
-        other = {name: person for name in written if (person := self.person(name)) != name} if self.known else {}
+        other = {name: person for name in written if (person := self.person(name)) != name}
         credited: dict[str, tuple[str, ...]] = {}
         for e in entries:
             names = e.authors + unlisted[e.slug]
