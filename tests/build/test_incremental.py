@@ -73,6 +73,11 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "status", ("to-read", "reading", "read")[b % 3])
     elif kind == "added" and target:
         _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
+    elif kind == "sighting" and target:  # seen on other days with other upvotes: its chart, the Rising page
+        days = ("2026-04-17", "2026-05-19", "2026-06-20")
+        seen = [f"{{format: hf-daily-papers, captured: {days[(a + b) % 3]}, upvotes: {b % 7}}}",
+                f"{{format: hf-daily-papers, captured: {days[b % 3]}, upvotes: {b % 4}}}"]
+        _replace_field(target, "sources", f"[{', '.join(seen[: 1 + b % 2])}]" if b % 5 else "[]")
     elif kind == "new":
         target = root / f"content/papers/new-paper-{b}.md"
         target.write_text(f"---\ntitle: New paper {b}\nauthors: [Author {b % 4}]\ndate: 2024-05-0{1 + b % 9}\n"
@@ -97,8 +102,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 
 OPS = st.tuples(
-    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "status", "added", "new",
-                     "delete", "rename", "template", "config", "css"]),
+    st.sampled_from(["title", "date", "undate", "tags", "authors", "body", "abstract", "status", "added", "sighting",
+                     "new", "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 

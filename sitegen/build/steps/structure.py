@@ -61,6 +61,8 @@ class Structure:
             simple("recent", lambda site: site.recent),
             simple("queue", lambda site: site.queue),
             simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
+            simple("rising", lambda site: site.rising),
+            simple("has_rising", lambda site: site.has_rising, str),  # likewise
             simple("pages", lambda site: site.pages, str),
             simple("authors", lambda site: site.authors, _authors_fingerprint),
             simple("tags", lambda site: site.tags),
@@ -155,7 +157,7 @@ class Structure:
         """
         authors, tags, categories, years = (ctx.get("slugs", k) for k in ("authors", "tags", "categories", "years"))
         return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
-                                 ctx.get("config").domain, ctx.get("queued")))
+                                 ctx.get("config").domain, ctx.get("queued"), ctx.get("has_rising")))
 
 
 def _category(site: Site, slug: str) -> Tag | None:
@@ -173,7 +175,8 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
     views = {"order": patch.moved, "recent": patch.moved, "queue": patch.moved, "queued": False, "pages": False,
              "authors": bool(patch.authors), "tags": bool(patch.tags), "categories": bool(patch.categories),
-             "years": bool(patch.years), "slugs": True}
+             "years": bool(patch.years), "slugs": True, "rising": new.site.rising != old.site.rising,
+             "has_rising": False}
 
     def reached(reader: Key) -> bool:
         touched = parts.get(reader[0])
