@@ -53,6 +53,8 @@ class Rising:
 
 def day(value: Any) -> dt.date | None:
     """A record's day: a date, or text that starts with one ('2026-04-17', '2026-04-17T08:00')."""
+    if type(value) is dt.date:  # as YAML reads a day, first (a datetime is a date too, and is cut to one)
+        return value
     if isinstance(value, dt.datetime):
         return value.date()
     if isinstance(value, dt.date):
@@ -67,7 +69,7 @@ def day(value: Any) -> dt.date | None:
 
 def _value(signal: str, value: Any) -> Value | None:
     """A signal's value as recorded, when it is one: a count for upvotes and citations, any number for a score."""
-    if isinstance(value, bool):
+    if value is None or isinstance(value, bool):
         return None
     if signal == "score":
         return value if isinstance(value, int | float) else None
@@ -77,28 +79,38 @@ def _value(signal: str, value: Any) -> Value | None:
 def histories(sources: Iterable[Iterable[tuple[str, Any]]], wanted: Iterable[str] = NAMES) -> dict[str, History]:
     """Each signal's history in these records (signal -> days and values); a day seen twice keeps its largest value."""
     wanted = tuple(wanted)
+    from_apis = tuple(s for s in wanted if s in API_SIGNALS)
     seen: dict[str, dict[dt.date, Value]] = {}
     for pairs in sources:
         record = dict(pairs)
         if record.get("format"):
-            when, allowed = day(record.get("captured")), wanted
+            allowed, when = wanted, record.get("captured")
         elif record.get("api"):
-            when, allowed = day(record.get("retrieved")), tuple(s for s in wanted if s in API_SIGNALS)
+            allowed, when = from_apis, record.get("retrieved")
         else:
             continue
-        if when is None:
+        found = [(signal, value) for signal in allowed if signal in record
+                 and (value := _value(signal, record[signal])) is not None]
+        if not found or (when := day(when)) is None:
             continue
-        for signal in allowed:
-            value = _value(signal, record.get(signal))
-            if value is not None:
-                days = seen.setdefault(signal, {})
-                days[when] = max(days.get(when, value), value)
+        for signal, value in found:
+            days = seen.setdefault(signal, {})
+            days[when] = max(days.get(when, value), value)
     return {signal: tuple(sorted(days.items())) for signal, days in seen.items()}
 
 
 def upvotes_of(sources: Iterable[Iterable[tuple[str, Any]]]) -> History:
-    """A paper's upvotes day by day (empty when none was recorded)."""
-    return histories(sources, ("upvotes",)).get("upvotes", ())
+    """A paper's upvotes day by day (empty when none was recorded): `histories`' upvotes, in one pass of its own,
+    since the model reads every entry's (a third of the time `histories` takes)."""
+    days: dict[dt.date, int] = {}
+    for pairs in sources:
+        record = dict(pairs)
+        value = record.get("upvotes")
+        if value.__class__ is int and value >= 0 and record.get("format"):
+            when = day(record.get("captured"))
+            if when is not None:
+                days[when] = max(days.get(when, value), value)
+    return tuple(sorted(days.items()))
 
 
 def upvote_histories(entries: Iterable[Any]) -> dict[str, History]:
@@ -117,16 +129,19 @@ def rising(upvotes: Mapping[str, History], size: int = RISING_SIZE) -> Rising:
 
     Whatever order `upvotes` is in, the result is the same: the ranking ends with the slug.
     """
-    days = sorted({when for history in upvotes.values() for when, _ in history})
-    if len(days) < 2:
-        return Rising(captures=tuple(days[-1:]))
-    previous, latest = days[-2], days[-1]
+    latest = previous = None  # the last two days any paper was seen on
+    for history in upvotes.values():
+        for when, _ in history:
+            if latest is None or when > latest:
+                latest, previous = when, latest
+            elif when != latest and (previous is None or when > previous):
+                previous = when
+    if latest is None or previous is None:
+        return Rising(captures=() if latest is None else (latest,))
     rises = []
     for slug, history in upvotes.items():
-        if len(history) > 1 and history[-1][0] == latest:
-            before = dict(history).get(previous)
-            if before is not None:
-                rises.append(Rise(slug, int(before), int(history[-1][1])))
+        if len(history) > 1 and history[-1][0] == latest and history[-2][0] == previous:
+            rises.append(Rise(slug, int(history[-2][1]), int(history[-1][1])))
     gained = [r for r in rises if r.gain > 0]
     gained.sort(key=lambda r: (-r.gain, -r.after, r.slug))
     return Rising((previous, latest), tuple(gained[:size]), len(gained), len(rises))

@@ -11,13 +11,14 @@ as tooltips.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup, escape
 
 from ..model import signals
+from ..model.timeline import MONTH_NAMES
 
 WIDTH, HEIGHT, PAD = 240, 48, 5  # the drawing's units: CSS scales it to the column, its aspect kept
 SAID = 6  # points a caption says one by one; a longer history says its first and last two
@@ -34,8 +35,10 @@ class Chart:
     text: str
 
 
-def charts(sources: Iterable[Iterable[tuple[str, Any]]]) -> tuple[Chart, ...]:
+def charts(sources: Sequence[Iterable[tuple[str, Any]]]) -> tuple[Chart, ...]:
     """A chart for each signal these records saw on two days or more, in `signals.SIGNALS` order."""
+    if len(sources) < 2:  # nearly every paper: a chart needs two records at least
+        return ()
     found = signals.histories(sources)
     return tuple(chart(name, label, found[name]) for name, label in signals.SIGNALS if len(found.get(name, ())) > 1)
 
@@ -73,7 +76,9 @@ def between(first: dt.date, last: dt.date) -> str:
 
 
 def _day(when: dt.date, with_year: bool) -> str:
-    return f"{when:%b} {when.day}, {when.year}" if with_year else f"{when:%b} {when.day}"
+    """'Apr 17, 2026' as the site writes a day ('%b' through a table: strftime took a tenth of drawing a chart)."""
+    month = MONTH_NAMES[when.month - 1][:3]
+    return f"{month} {when.day}, {when.year}" if with_year else f"{month} {when.day}"
 
 
 def _svg(signal: str, label: str, points: signals.History) -> str:

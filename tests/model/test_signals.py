@@ -140,3 +140,16 @@ def test_rising_ranks_exactly_the_papers_that_gained_between_the_last_two_days(
     assert {(r.slug, r.before, r.after) for r in rising.papers} == {(s, b, a) for s, (b, a) in seen.items() if a > b}
     keys = [(-r.gain, -r.after, r.slug) for r in rising.papers]
     assert keys == sorted(keys)
+
+
+RECORDS = st.lists(st.fixed_dictionaries(
+    {}, optional={"format": st.sampled_from(["hf-daily-papers", ""]), "api": st.just("s2"),
+                  "captured": st.sampled_from([APR, MAY, "2026-06-20", "later", None]),
+                  "upvotes": st.one_of(st.integers(-2, 40), st.booleans(), st.floats(0, 5), st.none())})
+    .map(lambda fields: tuple(sorted(fields.items()))), max_size=6)
+
+
+@given(sources=RECORDS)
+def test_the_models_own_reading_of_upvotes_is_the_pages(sources: list[tuple[tuple[str, Any], ...]]) -> None:
+    """`upvotes_of` (every entry, for the Rising page) reads what `histories` (a paper's chart) reads."""
+    assert signals.upvotes_of(sources) == signals.histories(sources).get("upvotes", ())
