@@ -3,7 +3,9 @@
 Titles of 6-16 words with colons, ampersands and non-ASCII letters; 1-25 authors
 drawn Zipf-like from a pool of about 0.8*N names; 1-5 of 60 tags; dates 2017-2026;
 900-2,000-character abstracts with $...$ math, '<' and '&'; Markdown notes with
-lists, links and code on some entries. The same N and seed give the same bytes.
+lists, links and code on some entries; each paper seen on Hugging Face Daily Papers
+in one to three of three captures, most with upvotes that grow from one to the next
+(about 4 in 10 papers seen twice or more). The same N and seed give the same bytes.
 
     python -m benchmarks.generate 10000 /tmp/corpus-10k
 """
@@ -34,6 +36,7 @@ FAMILY = ("Lovelace Turing Hopper Dijkstra Liskov Knuth Lamport Allen Backus Per
           "Thompson Ritchie Wirth Goldwasser LeCun Li Hinton Bengio Kaiser Nguyen Alvarez Kierkegaard Dubois "
           "Schmidhuber Zhang Chen Tanaka Patel Okafor Adeyemi Müller García Rossi Novák Kowalski Ivanova").split()
 TAGS = tuple(f"topic-{w}" for w in WORDS[:60])
+CAPTURES = (dt.date(2026, 4, 17), dt.date(2026, 5, 19), dt.date(2026, 6, 20))  # the days the dumps were captured
 
 
 def _names(count: int, rng: random.Random) -> list[str]:
@@ -91,9 +94,26 @@ def _notes(rng: random.Random) -> str:
             f"```python\nspeedup = {rng.randint(2, 9)} * baseline\n```\n")
 
 
+def _sightings(title: str, date: object, line: int, rng: random.Random) -> list[dict[str, object]]:
+    """The paper's source records: seen in a run of one to three captures, upvotes (when shown) growing."""
+    seen = rng.choices((1, 2, 3), weights=(6, 3, 1))[0]
+    first = rng.randint(0, len(CAPTURES) - seen)
+    upvotes = int(rng.paretovariate(1.2)) - 1 if rng.random() < 0.7 else None
+    records: list[dict[str, object]] = []
+    for day in CAPTURES[first:first + seen]:
+        record: dict[str, object] = {"file": f"hf-daily-{day}.txt", "format": "hf-daily-papers", "captured": day,
+                                     "line": line, "title": title, "date": date}
+        if upvotes is not None:
+            record["upvotes"] = upvotes
+            upvotes += rng.choice((0, 0, 1, 2, 3, 5, 8, 13, 21))
+        records.append(record)
+    return records
+
+
 def generate(count: int, destination: Path, seed: int = 1) -> Path:
     """Write a sitegen site with `count` papers into `destination` (replacing it)."""
     rng = random.Random(seed)
+    sighted = random.Random(seed + 1)  # a stream of its own: the other fields are what they were before sightings
     shutil.rmtree(destination, ignore_errors=True)
     papers = destination / "content" / "papers"
     papers.mkdir(parents=True)
@@ -118,6 +138,11 @@ def generate(count: int, destination: Path, seed: int = 1) -> Path:
             "added": dt.date(2026, 1 + i % 6, 1 + i % 28),
             "abstract": _abstract(rng),
         }
+        sources = _sightings(title, meta["date"], 1 + i % 400, sighted)
+        upvotes = [r["upvotes"] for r in sources if "upvotes" in r]
+        if upvotes:
+            meta["upvotes"] = upvotes[-1]
+        meta["sources"] = sources
         slug = unique_slug(slugify(title), taken, f"{seed}-{i}")
         taken.add(slug)
         (papers / f"{slug}.md").write_text(frontmatter.render(meta, _notes(rng)), encoding="utf-8")

@@ -1,6 +1,7 @@
 """The list pages in Chromium, on the bundled list with a few papers marked by a curator (tests/site_factory.py,
-CURATED): how many papers a first screen shows, the topics and years at the top of a phone's home page, the
-status and rating badges, axe-core, no sideways scrolling, and the reading status and rating as search filters.
+CURATED) and seen on more days (SIGHTINGS, so there is a Rising page): how many papers a first screen shows, the
+topics and years at the top of a phone's home page, the status and rating badges, the gains on the Rising page,
+axe-core, no sideways scrolling, and the reading status and rating as search filters.
 
 `python -m tests.screenshots` saves what these screens look like (see CONTRIBUTING.md).
 """
@@ -17,9 +18,9 @@ from tests.screenshots import titles_above_fold
 from tests.support import RecordedPage, SiteURL, describe_violations, run_axe, serve_directory
 
 from .publish.test_search import READY, result_hrefs
-from .site_factory import copy_site, curate
+from .site_factory import copy_site, curate, sight
 
-PAGES = {"home": "", "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/"}
+PAGES = {"home": "", "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/", "rising": "rising/"}
 # (width, height) of a phone and of a desktop screen, and the papers whose title each must show before any scrolling
 SCREENS = {"phone": (390, 844, 2), "desktop": (1280, 900, 5)}
 SCHEMES = ("light", "dark")
@@ -28,9 +29,10 @@ AUTOSP = "autosp-unlocking-long-context-llm-training-via-compiler"
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteURL]:
-    """The curated copy, built with its search index and served under /reading-list/."""
+    """The curated copy, seen on more days, built with its search index and served under /reading-list/."""
     root = copy_site(tmp_path_factory.mktemp("lists") / "site")
     curate(root)
+    sight(root)
     output = root.parent / "public"
     build(root, output, "https://example.github.io/reading-list/")
     with serve_directory(output, "/reading-list/") as base_url:
@@ -137,4 +139,27 @@ def test_a_list_without_statuses_offers_no_such_filters(page: RecordedPage, tmp_
         assert page.locator("#search-tag").is_visible()
         assert not page.locator("#search-reading-status").is_visible()
         assert not page.locator("#search-rating").is_visible()
+    page.assert_clean()
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_rising_page_shows_each_gain_beside_its_paper_and_is_in_the_menu(
+        page: RecordedPage, served: SiteURL, screen: str) -> None:
+    _open(page, served.url("rising/"), screen, "light")
+    rows = page.locator("ol.rising > li")
+    gains = rows.locator(".gain strong").all_inner_texts()
+    assert gains == ["+15", "+12", "+7", "+7", "+2", "+1"]
+    first = rows.nth(0)
+    assert first.locator(".gain-span").inner_text() == "8 → 23"
+    assert first.locator(".gain .visually-hidden").inner_text().strip() == "upvotes, from 8 to 23"
+    assert first.locator(".item-title a").get_attribute("href") == \
+        "../papers/tpi-llm-serving-70b-scale-llms-efficiently-on-low-resource/"
+    gain, title = (first.locator(s).evaluate("el => el.getBoundingClientRect()") for s in (".gain", ".item-title"))
+    assert gain["right"] <= title["left"] and abs(gain["top"] - title["top"]) < 16, "the gain is beside the title"
+    assert "6 of the 8 papers seen on both days gained" in page.locator(".page-meta").inner_text()
+    menu = page.locator(".site-nav a")
+    assert menu.all_inner_texts()[3:5] == ["Timeline", "Rising"]
+    assert page.locator(".site-nav a[aria-current=page]").inner_text() == "Rising"
+    lines = {round(box["top"]) for box in menu.evaluate_all("els => els.map(el => el.getBoundingClientRect())")}
+    assert len(lines) <= 2, "the menu, Rising and the reading queue with it, takes two lines at most"
     page.assert_clean()

@@ -1,6 +1,6 @@
 """A paper's page in Chromium, on a phone (390×844) and a desktop (1280×900), light and dark: the links to the
 paper on the first screen, the side panel beside the text on a desktop and after it on a phone, the Copy BibTeX
-button, the provenance closed, axe-core and the Nu Html Checker.
+button, the provenance closed, the chart of upvotes, axe-core and the Nu Html Checker.
 
 `python -m tests.screenshots` saves what the list pages look like (see CONTRIBUTING.md).
 """
@@ -26,9 +26,10 @@ from tests.support import (
     serve_directory,
 )
 
-from .site_factory import copy_site, curate
+from .site_factory import copy_site, curate, sight
 
-VTC = "vtc-dnn-compilation-with-virtual-tensors-for-data-movement"  # curated: to read, 3 stars; given notes here
+VTC = "vtc-dnn-compilation-with-virtual-tensors-for-data-movement"  # curated: to read, 3 stars; given notes here;
+# seen on two days with 5 and 12 upvotes (SIGHTINGS)
 NOTES = "# Why it matters\n\nVirtual tensors skip **copies**.\n\n## Open questions\n\n- AMD GPUs?\n"
 SCREENS = {"phone": (390, 844), "desktop": (1280, 900)}
 SCHEMES = ("light", "dark")
@@ -38,9 +39,11 @@ BOX = """(el) => { const b = el.getBoundingClientRect();
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, SiteURL]]:
-    """The bundled list with a few papers curated and VTC given notes, built and served under /reading-list/."""
+    """The bundled list with a few papers curated, seen on more days and VTC given notes, built and served under
+    /reading-list/."""
     root = copy_site(tmp_path_factory.mktemp("paper") / "site")
     curate(root, notes={VTC: NOTES})
+    sight(root)
     output = root.parent / "public"
     build(root, output, "https://example.github.io/reading-list/", search=False)
     with serve_directory(output, "/reading-list/") as base_url:
@@ -88,6 +91,31 @@ def test_paper_page_layout_on_phone_and_desktop(screen: RecordedPage, site: tupl
     page.assert_clean()
 
 
+# The theme's accent, which the chart is drawn in (currentColor), in light and dark colours
+ACCENT = {"light": "rgb(31, 95, 191)", "dark": "rgb(138, 180, 248)"}
+
+
+@pytest.mark.parametrize("screen", [(s, c) for s in SCREENS for c in SCHEMES], indirect=True,
+                         ids=lambda p: "-".join(p))
+def test_a_paper_seen_on_two_days_charts_its_upvotes_and_says_them_in_words(
+        screen: RecordedPage, site: tuple[Path, SiteURL], request: pytest.FixtureRequest) -> None:
+    page, scheme = screen, request.node.callspec.params["screen"][1]
+    page.goto(site[1].url(f"papers/{VTC}/"), wait_until="load")
+    assert page.locator("#signals-heading").inner_text() == "Upvotes over time"
+    chart = page.get_by_role("img", name="Chart of upvotes on 2 days")
+    assert chart.count() == 1 and chart.is_visible()
+    caption = page.locator(".signals figcaption")
+    assert caption.is_visible() and caption.inner_text() == "Upvotes: 5 on Apr 17 → 12 on May 19, 2026"
+    box, width = _box(page, "svg.spark"), screen.viewport_size["width"]
+    assert box.right - box.left >= 200 and box.right <= width and 30 <= box.bottom - box.top <= 80
+    assert _box(page, ".abstract").bottom <= box.top and box.bottom <= _box(page, "details.provenance").top
+    assert chart.evaluate("el => getComputedStyle(el).color") == ACCENT[scheme]
+    # the line rises from the first point to the last, drawn to its full width
+    first, last = (page.locator("svg.spark circle").nth(n).evaluate(BOX) for n in (0, 1))
+    assert last["top"] < first["top"] and last["left"] - first["left"] > 0.9 * (box.right - box.left)
+    page.assert_clean()
+
+
 @pytest.mark.parametrize("screen", [("desktop", "light")], indirect=True, ids=["desktop-light"])
 def test_copy_bibtex_copies_the_entry_shown(screen: RecordedPage, site: tuple[Path, SiteURL]) -> None:
     screen.goto(site[1].url(f"papers/{VTC}/"), wait_until="load")
@@ -113,6 +141,7 @@ def test_paper_page_with_notes_panel_and_provenance_is_valid_html(site: tuple[Pa
     output = site[0]
     page = output / "papers" / VTC / "index.html"
     html = page.read_text("utf-8")
-    assert all(part in html for part in ('<section class="notes', '<aside class="paper-panel"', "<details"))
+    assert all(part in html for part in ('<section class="notes', '<aside class="paper-panel"', "<details",
+                                         '<svg class="spark"'))
     errors = run_vnu([page])
     assert not errors, describe_vnu(errors, output)

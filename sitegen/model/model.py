@@ -17,16 +17,15 @@ from ..content import categories
 from ..content.config import SiteConfig
 from ..content.loader import AuthorProfile, Content, Entry
 from ..content.slugs import slugify, unique_slug
-from . import collisions, layout, people
+from . import collisions, layout, people, signals
 from .cite_keys import assign_cite_keys, cite_bases
 from .network import Network, Ranking, Ref, sort_name
 from .people import Byline, People, Redirect
+from .timeline import Year, site_years
 
 RELATED_TAGS = 8
 # The reading queue: papers being read, then those waiting to be read (an entry's `status`)
 QUEUE_STATUSES = ("reading", "to-read")
-MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August",
-               "September", "October", "November", "December")
 
 
 @dataclass(frozen=True)
@@ -103,35 +102,6 @@ class Tag:
 
 
 @dataclass(frozen=True)
-class Month:
-    number: int
-    name: str
-    papers: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Year:
-    """A publication year of the timeline; year 0 is the 'undated' group."""
-
-    year: int
-    papers: tuple[str, ...]
-    months: tuple[Month, ...]
-
-    @property
-    def label(self) -> str:
-        return str(self.year) if self.year else "Undated"
-
-    @property
-    def slug(self) -> str:
-        return year_slug(self.year)
-
-
-def year_slug(year: int | None) -> str:
-    """A year's timeline slug; year 0 (or none) is the undated group."""
-    return str(year) if year else "undated"
-
-
-@dataclass(frozen=True)
 class Site:
     """Everything the renderer needs, as plain frozen data."""
 
@@ -145,6 +115,9 @@ class Site:
     years: tuple[Year, ...]
     pages: int = 1
     queue: tuple[str, ...] = ()  # the reading queue (see `queue_order`)
+    # The papers that gained most upvotes between the last two captures, and what that is worked out from
+    rising: signals.Rising = field(default_factory=signals.Rising)
+    upvotes: Mapping[str, signals.History] = field(default_factory=dict, repr=False)  # slug -> upvotes by day
     author_index: dict[str, Author] = field(default_factory=dict)
     tag_index: dict[str, Tag] = field(default_factory=dict)
     redirects: tuple[Redirect, ...] = ()  # the addresses of people's other spellings
@@ -157,6 +130,11 @@ class Site:
     def queued(self) -> bool:
         """Whether the reading queue has a page: what the menu of every page shows of it."""
         return bool(self.queue)
+
+    @property
+    def has_rising(self) -> bool:
+        """Whether the Rising page exists (some paper gained upvotes): what every page's menu shows of it."""
+        return bool(self.rising.papers)
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
@@ -215,11 +193,13 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     authors = _authors(entries, network, author_slugs, who)
     tags = _tags(entries, tag_slugs)
     redirects, problems = who.redirects(author_slugs, root)
+    upvotes = signals.upvote_histories(entries)
     site = Site(
         config=config, papers=papers, order=order, recent=recent_order(entries), queue=queue_order(entries),
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, redirects=redirects, cite_bases=bases, network=network, people=who,
+        upvotes=upvotes, rising=signals.rising(upvotes),
     )
     report = report if report is not None else Report()
     report.extend([*who.problems, *problems])
@@ -325,29 +305,3 @@ def site_categories(entries: list[Entry]) -> tuple[Tag, ...]:
         if e.category:
             papers_of[categories.canonical(e.category)].append(e.slug)
     return tuple(make_category(c, tuple(papers_of[c])) for c in sorted(papers_of))
-
-
-def site_years(entries: list[Entry]) -> tuple[Year, ...]:
-    """The timeline of these entries (newest first): newest year first, the undated last."""
-    by_year: dict[int, list[Entry]] = defaultdict(list)
-    for e in entries:
-        by_year[e.date.year if e.date else 0].append(e)
-    years = []
-    for year in sorted(by_year, key=year_sort_key):
-        years.append(make_year(year, by_year[year]))
-    return tuple(years)
-
-
-def year_sort_key(year: int) -> tuple[bool, int]:
-    """Newest year first, the undated group (year 0) last."""
-    return year == 0, -year
-
-
-def make_year(year: int, own: list[Entry]) -> Year:
-    """A year of the timeline from its entries, newest first."""
-    months: dict[int, list[str]] = defaultdict(list)
-    for e in own:
-        if e.date:
-            months[e.date.month].append(e.slug)
-    return Year(year, tuple(e.slug for e in own),
-                tuple(Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True)))

@@ -21,7 +21,7 @@ from typing import TypeVar
 from ..common.lazy import updated
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
-from . import model
+from . import model, signals, timeline
 from .cite_keys import assign_cite_keys, cite_base
 from .model import Author, Paper, Ref, Site, Tag
 from .network import Ranking
@@ -41,7 +41,8 @@ class SitePatch:
     tags: set[str]  # slugs of tags whose papers or related tags changed
     categories: set[str]
     years: set[str]  # slugs of years whose papers changed
-    same_files: bool  # no author, tag, category or year appeared or vanished, nor the reading queue: the same files
+    same_files: bool  # no author, tag, category or year appeared or vanished, nor the reading queue or the Rising
+    # page: the same files
     moved: bool  # the order, the recently-added list or the reading queue changed
     undo: Callable[[], None]  # puts the co-author network shared with the previous Site back as it was
 
@@ -151,20 +152,23 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         key=lambda c: c.name))
     new_years = tuple(sorted(
         [y for number, y in years.items() if number not in year_lists]
-        + [model.make_year(number, [entry(s) for s in papers_]) for number, papers_ in year_lists.items() if papers_],
-        key=lambda y: model.year_sort_key(y.year)))
+        + [timeline.make_year(number, [entry(s) for s in papers_])
+           for number, papers_ in year_lists.items() if papers_],
+        key=lambda y: timeline.year_sort_key(y.year)))
     # other spellings' addresses follow the people with a page (a patch that adds or drops one is not kept)
     redirects = site.redirects if new_author_slugs is author_slugs else who.redirects(new_author_slugs, None)[0]
+    upvotes, rising = _rising(site, edited)
     patched = replace(
         site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, authors=authors, tags=tags,
-        categories=new_categories, years=new_years, redirects=redirects,
+        categories=new_categories, years=new_years, redirects=redirects, upvotes=upvotes, rising=rising,
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
     return SitePatch(patched, set(changed_papers), relinked, changed_authors, changed_tags,
                      {c for c, papers_ in category_lists.items() if papers_},
                      {y.slug for y in new_years if y.year in year_lists},
-                     same_files and bool(queue) == bool(site.queue),  # the queue's page and feed come and go
+                     # the reading queue's page and feed come and go, and so does the Rising page
+                     same_files and bool(queue) == bool(site.queue) and patched.has_rising == site.has_rising,
                      patched.order != site.order or patched.recent != site.recent or queue != site.queue, undo)
 
 
@@ -202,6 +206,16 @@ def _queue(queue: tuple[str, ...], order: list[str], edited: Mapping[str, Entry]
         if edited[slug].status in model.QUEUE_STATUSES:
             kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
     return tuple(kept)
+
+
+def _rising(site: Site, edited: Mapping[str, Entry]) -> tuple[Mapping[str, signals.History], signals.Rising]:
+    """The upvote histories and the Rising list after the edit: ranked again only when an edit moved a history."""
+    moved = {slug: signals.upvotes_of(e.sources) for slug, e in edited.items()}
+    moved = {slug: history for slug, history in moved.items() if site.upvotes.get(slug, ()) != history}
+    if not moved:
+        return site.upvotes, site.rising
+    upvotes = {slug: history for slug, history in {**site.upvotes, **moved}.items() if history}
+    return upvotes, signals.rising(upvotes)
 
 
 def _same_groups(lists: Mapping[K, tuple[str, ...]], before: Mapping[K, object]) -> bool:

@@ -79,7 +79,7 @@ def site_rows(site: Site) -> Iterator[Row]:
     """`rows` of a whole model."""
     return rows(site.order, (a.slug for a in site.authors), (t.slug for t in site.tags),
                 (c.slug for c in site.categories), (y.slug for y in site.years), site.pages, site.config.domain,
-                bool(site.queue), site.redirects)
+                bool(site.queue), site.has_rising, site.redirects)
 
 
 def shape(site: Site, kind: str) -> tuple[Any, ...]:
@@ -106,6 +106,8 @@ def html_pages(site: Site) -> Iterator[str]:
     yield "recent/index.html"
     if site.queue:
         yield f"{layout.QUEUE}index.html"
+    if site.has_rising:
+        yield f"{layout.RISING}index.html"
     yield "search/index.html"
 
 
@@ -114,10 +116,11 @@ Row = tuple[str, str, str, str]  # (output, kind, key, template)
 
 def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], categories: Iterable[str],
          years: Iterable[str], pages: int, domain: str | None, queue: bool = False,
-         redirects: Iterable[tuple[str, str]] = ()) -> Iterator[Row]:
+         rising: bool = False, redirects: Iterable[tuple[str, str]] = ()) -> Iterator[Row]:
     """Every output file of a site with these papers, author, tag, category and year slugs, in plan order
-    (`queue`: whether the reading queue has any paper, and so a page and a feed; `redirects`: (slug, the
-    person's slug) of each other spelling's address, a page keyed by the person it sends the reader to).
+    (`queue`: whether the reading queue has any paper, and so a page and a feed; `rising`: whether the
+    Rising page has papers; `redirects`: (slug, the person's slug) of each other spelling's address, a page
+    keyed by the person it sends the reader to).
 
     What a page shows is recorded when it renders (see sitegen/build/steps/outputs.py); this
     says only which files there are and how each is made.
@@ -148,6 +151,8 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     if queue:
         yield from ((f"{layout.QUEUE}index.html", "queue", "", "queue.html"),
                     (f"{layout.QUEUE}feed.xml", "queue-feed", "", "feed.xml"))
+    if rising:
+        yield f"{layout.RISING}index.html", "rising", "", "rising.html"
     yield "feed.xml", "feed", "", "feed.xml"
     yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
     yield from (("search/index.html", "search", "", "search.html"), ("sitemap.xml", "sitemap", "", "sitemap.xml"),

@@ -13,7 +13,8 @@ from ..content.loader import AuthorProfile
 from ..model import layout, related, routes
 from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
-from . import paper_links, provenance
+from ..model.timeline import MONTH_NAMES
+from . import paper_links, provenance, sparkline
 from .outputs import sitemap
 from .words import counted
 
@@ -24,16 +25,19 @@ HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
 NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
        ("recent/", "Recently added"), ("search/", "Search"))
 QUEUE_NAV = (layout.QUEUE, "Reading queue")  # in the menu, before Search, while the queue has a page
+RISING_NAV = (layout.RISING, "Rising")  # in the menu, after Timeline, while the Rising page has papers
 # The link of NAV marked as the current section on each kind of page (`section` in templates)
 SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "tags": "tags/", "tag": "tags/",
             "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
-            "recent": "recent/", "queue": layout.QUEUE, "search": "search/"}
+            "recent": "recent/", "queue": layout.QUEUE, "rising": layout.RISING, "search": "search/"}
 QUEUE_GROUPS = (("reading", "Reading now"), ("to-read", "To read"))  # the queue page's sections
 
 
 def nav(site: Site) -> tuple[tuple[str, str], ...]:
-    """The menu of every page: (route, label), with the reading queue while it has a page."""
-    return (*NAV[:-1], QUEUE_NAV, NAV[-1]) if site.queued else NAV
+    """The menu of every page: (route, label), with the Rising page and the reading queue while they have pages."""
+    rising = (RISING_NAV,) if site.has_rising else ()  # beside the timeline: on a phone, on the menu's first line
+    queue = (QUEUE_NAV,) if site.queued else ()
+    return (*NAV[:4], *rising, *NAV[4:-1], *queue, NAV[-1])
 
 
 def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -90,7 +94,14 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
 def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
     """The side panel's lists and the provenance sentences: read through `site`, so the engine records them."""
     more_by, related_by_tags = related.panel(site, paper)
-    return {"more_by": more_by, "related": related_by_tags, "provenance": provenance.sentences(paper.entry.sources)}
+    return {"more_by": more_by, "related": related_by_tags, "provenance": provenance.sentences(paper.entry.sources),
+            **signal_charts(paper)}
+
+
+def signal_charts(paper: Paper) -> dict[str, Any]:
+    """The paper's signals over time (`sparkline`): its own records only, so nothing more is read."""
+    charts = sparkline.charts(paper.entry.sources) if paper.entry.sources else ()
+    return {"signal_charts": charts, "signal_heading": sparkline.heading(charts) if charts else ""}
 
 
 def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -187,9 +198,11 @@ def _categories(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str,
 
 
 def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
-    largest = max((len(y.papers) for y in site.years), default=1)
-    return {"title": "Timeline", "description": f"Papers on {site.config.title} by year of publication.",
-            "years": site.years, "largest": largest, "total": len(site.order), "feed_url": "feed.xml"}
+    """The years, each a row of months in the chart (bars to the scale of the busiest month of all)."""
+    busiest = max((n for y in site.years for n in y.counts), default=0) or 1
+    return {"title": "Timeline", "description": f"Papers on {site.config.title} by year and month of publication.",
+            "years": site.years, "busiest": busiest, "month_names": MONTH_NAMES, "total": len(site.order),
+            "feed_url": "feed.xml"}
 
 
 def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -228,6 +241,16 @@ def _queue(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
             "total": len(site.queue), "feed_url": f"{layout.QUEUE}feed.xml"}
 
 
+def _rising(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The papers that gained most upvotes between the last two captures, each with its gain."""
+    rising = site.rising
+    between = sparkline.between(*rising.captures)
+    return {"title": "Rising",
+            "description": f"Papers on {site.config.title} that gained the most upvotes between {between}.",
+            "rising": rising, "between": between, "before": rising.captures[0], "after": rising.captures[1],
+            "rows": [(rise, r.item(rise.slug, root, level=2)) for rise in rising.papers], "feed_url": "feed.xml"}
+
+
 def _simple(title: str) -> Any:
     def build(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         return {"title": title, "description": site.config.description, "feed_url": "feed.xml"}
@@ -237,7 +260,7 @@ def _simple(title: str) -> Any:
 BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
-    "queue": _queue, routes.REDIRECT: _redirect,
+    "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": sitemap.context,
 }

@@ -50,6 +50,13 @@ def _replace_field(path: Path, key: str, value: str) -> None:
     path.write_text("".join(lines))
 
 
+def seen(path: Path, *sightings: tuple[str, int]) -> Path:
+    """The paper's sources made these sightings on Hugging Face Daily Papers: (day, upvotes) each."""
+    records = ", ".join(f"{{format: hf-daily-papers, captured: {day}, upvotes: {n}}}" for day, n in sightings)
+    _replace_field(path, "sources", f"[{records}]")
+    return path
+
+
 def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
     """Perform one edit on the site; return the paths it touched."""
     kind, a, b = op
@@ -81,6 +88,11 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "status", ("to-read", "reading", "read")[b % 3])
     elif kind == "added" and target:
         _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
+    elif kind == "sighting" and target:  # seen on other days with other upvotes: its chart, the Rising page
+        days = ("2026-04-17", "2026-05-19", "2026-06-20")
+        seen = [f"{{format: hf-daily-papers, captured: {days[(a + b) % 3]}, upvotes: {b % 7}}}",
+                f"{{format: hf-daily-papers, captured: {days[b % 3]}, upvotes: {b % 4}}}"]
+        _replace_field(target, "sources", f"[{', '.join(seen[: 1 + b % 2])}]" if b % 5 else "[]")
     elif kind == "new":
         target = root / f"content/papers/new-paper-{b}.md"
         target.write_text(f"---\ntitle: New paper {b}\nauthors: [Author {b % 4}]\ndate: 2024-05-0{1 + b % 9}\n"
@@ -106,7 +118,7 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 OPS = st.tuples(
     st.sampled_from(["title", "date", "undate", "tags", "authors", "byline", "alias", "unalias", "body", "abstract",
-                     "status", "added", "new", "delete", "rename", "template", "config", "css"]),
+                     "status", "added", "sighting", "new", "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 
@@ -140,6 +152,24 @@ def test_cli_rebuilds_with_cache_equal_a_clean_build(pristine: Path, ops: list[t
         assert tree_bytes(work / "public") == tree_bytes(work / "clean")
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def test_the_rising_page_comes_changes_and_goes_across_builds_as_a_clean_build_has_it(tmp_path: Path) -> None:
+    """Each `sitegen build` a new engine over the memo on disk: the Rising list is decoded from it, and the
+    page and its menu link appear and vanish with the gains."""
+    root = copy_site(tmp_path / "site", papers=PAPERS)
+    papers = _papers(root)
+    build(root, tmp_path / "public", search=False)
+    steps = [(papers[0], (("2026-04-17", 2), ("2026-05-19", 9))),  # a gain: the page comes
+             (papers[1], (("2026-04-17", 1), ("2026-05-19", 4))),  # another: it changes
+             (papers[0], ()),  # the first paper's sightings go: the second's gain is left
+             (papers[1], (("2026-05-19", 4),))]  # no paper seen on both days: the page goes
+    for n, (paper, sightings) in enumerate(steps):
+        seen(paper, *sightings)
+        build(root, tmp_path / "public", search=False)
+        build(root, tmp_path / f"clean{n}", search=False, use_cache=False)
+        assert tree_bytes(tmp_path / "public") == tree_bytes(tmp_path / f"clean{n}"), n
+        assert (tmp_path / "public/rising/index.html").exists() == (n < 3)
 
 
 def test_pages_a_patched_edit_moved_a_paper_onto_follow_its_later_edits(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from sitegen.model import routes
 from sitegen.serve.serve import ON_REQUEST
 
 from ..site_factory import copy_site, tree_bytes
-from .test_incremental import OPS, PAPERS, apply
+from .test_incremental import OPS, PAPERS, apply, seen
 
 ALL = 12
 
@@ -128,6 +128,25 @@ def test_a_title_edit_renders_only_the_pages_that_show_the_title(tmp_path: Path)
     assert not [out for out in change.written if out.startswith("papers/") and paper.stem not in out
                 and out.endswith(("cite.bib", "cite.ris", "cite.json"))]  # other papers' citations show no title
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_sightings_bring_the_rising_page_change_only_what_shows_them_and_take_it_away(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    papers = sorted((root / "content/papers").glob("*.md"))
+    rising = tmp_path / "out/rising/index.html"
+    assert not rising.exists()
+    engine.update([seen(papers[0], ("2026-04-17", 2), ("2026-05-19", 9))])  # the first gain: a page, a menu link
+    assert rising.is_file() and 'href="rising/"' in (tmp_path / "out/index.html").read_text()
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+    change = engine.update([seen(papers[1], ("2026-04-17", 1), ("2026-05-19", 4))])  # a second gain
+    pages = {out for out in change.written if out.endswith(".html")}
+    assert pages == {"rising/index.html", f"papers/{papers[1].stem}/index.html"}  # nothing else shows sightings
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean2")
+    engine.update([seen(papers[0], ("2026-05-19", 9)), seen(papers[1])])  # no paper seen on both days now
+    assert not rising.exists() and "rising/" not in (tmp_path / "out/index.html").read_text()
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean3")
 
 
 def test_a_failed_update_changes_nothing_and_the_next_one_catches_up(tmp_path: Path) -> None:

@@ -85,3 +85,19 @@ def test_golden_site_cites_topics_and_authors_three_ways_and_shares_one_card() -
     assert meta_values(page, "og:image") == ["https://example.org/golden/social-card.png"]
     assert "<loc>https://example.org/golden/papers/lukasz-attention/</loc><lastmod>2024-01-05</lastmod>" in (
         EXPECTED / "sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_golden_site_charts_what_was_seen_over_time_and_ranks_the_risers() -> None:
+    """Upvotes seen on three days and scores on two are charted; an API's match score is no signal; the Rising
+    page compares the last two capture days (Feb 1 and Mar 1, 2024) and leaves the draft out, whatever it gained."""
+    charts = {slug: [text_of(c) for c in read_html(EXPECTED / f"papers/{slug}/index.html").iter("figcaption")]
+              for slug in ("lukasz-attention", "bert-pre-training", "undated-listing")}
+    assert charts == {"lukasz-attention": ["Upvotes: 12 on Jan 5 → 40 on Feb 1 → 52 on Mar 1, 2024"],
+                      "bert-pre-training": ["Score: 61.5 on Feb 1 → 69.4 on Mar 1, 2024"],
+                      "undated-listing": ["Upvotes: 3 on Feb 1 → 9 on Mar 1, 2024"]}
+    rising = read_html(EXPECTED / "rising/index.html")
+    assert listed_papers(rising) == ["lukasz-attention", "undated-listing"]
+    assert [text_of(g) for g in by_class(rising, "gain")] == ["+12 40 → 52 upvotes, from 40 to 52",
+                                                            "+6 3 → 9 upvotes, from 3 to 9"]
+    assert '<a href="rising/">Rising</a>' in (EXPECTED / "index.html").read_text(encoding="utf-8")
+    assert "<loc>https://example.org/golden/rising/</loc>" in (EXPECTED / "sitemap.xml").read_text(encoding="utf-8")

@@ -56,6 +56,15 @@ def _pick(values: list, n: int):  # type: ignore[no-untyped-def]
     return values[n % len(values)]
 
 
+DAYS = [dt.date(2026, 4, 17), dt.date(2026, 5, 19), dt.date(2026, 6, 20)]  # the first two are the dumps' own
+
+
+def _sighting(day: dt.date, upvotes: int) -> tuple[tuple[str, object], ...]:
+    """A source record as an entry holds it: a sighting on Hugging Face Daily Papers with its upvotes."""
+    return tuple(sorted({"file": f"hf-{day}.txt", "format": "hf-daily-papers", "captured": day, "line": 1,
+                         "upvotes": upvotes}.items()))
+
+
 def edit(entries: dict[str, Entry], kind: str, a: int, b: int) -> Entry:
     """One front-matter edit of a paper, drawn to collide with other papers' values."""
     slugs = sorted(entries)
@@ -82,11 +91,15 @@ def edit(entries: dict[str, Entry], kind: str, a: int, b: int) -> Entry:
         return dataclasses.replace(e, added=_pick([other.added, None, dt.date(2026, 1 + b % 12, 1)], b))
     if kind == "draft":
         return dataclasses.replace(e, draft=not e.draft)
+    if kind == "sources":  # seen on other days, with other upvotes: the Rising list's days and gains move
+        seen = [_sighting(_pick(DAYS, a + b), b % 9), _sighting(_pick(DAYS, b), a % 5)]
+        choices = [(), other.sources, e.sources[:1], (*e.sources, seen[0]), tuple(seen), (*other.sources, *seen)]
+        return dataclasses.replace(e, sources=_pick(choices, b))
     return dataclasses.replace(e, abstract=f"Abstract {b}", notes=f"Notes {b}")
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(["title", "date", "authors", "tags", "category", "added", "draft",
-                                            "text"]), st.integers(0, 200), st.integers(0, 200)),
+                                            "sources", "text"]), st.integers(0, 200), st.integers(0, 200)),
                  min_size=1, max_size=3)
 
 
@@ -114,6 +127,8 @@ def assert_same_site(patched: model.Site, built: model.Site) -> None:
 @settings(max_examples=300, deadline=None)
 @given(steps=st.lists(EDITS, min_size=1, max_size=4))
 @example(steps=[[("title", 155, 0), ("date", 0, 62)]])  # two papers moved at once
+# a Rising page appears (a later day), another paper gains on it, the first paper's sightings go: another tops it
+@example(steps=[[("sources", 1, 4)], [("sources", 2, 10)], [("sources", 1, 0)]])
 def test_patched_site_equals_the_built_one(steps: list[list[tuple[str, int, int]]]) -> None:
     """The engine's `site` step patches its last model (sitegen/build/steps/structure.py): each patch it keeps
     must be the model built anew, with the same files where it says so."""
@@ -137,7 +152,7 @@ def test_patches_cover_the_common_edits(content: Content, config: site_config.Si
     site = model.build_site(config, content)
     entries = {e.slug: e for e in content.entries}
     outcomes: Counter[tuple[str, bool]] = Counter()
-    for kind in ("title", "date", "authors", "tags", "category", "added", "text"):
+    for kind in ("title", "date", "authors", "tags", "category", "added", "sources", "text"):
         for a in range(0, 40, 3):
             e = edit(entries, kind, a, a + 1)
             if any(t != t.lower() for t in e.tags):  # 'COMPILERS' would take the slug 'compilers' from 'compilers'
@@ -146,7 +161,7 @@ def test_patches_cover_the_common_edits(content: Content, config: site_config.Si
             outcomes[kind, patch is not None] += 1
             if patch is not None:
                 patch.undo()  # the network is shared with `site`, which the next edit starts from again
-    for kind in ("title", "date", "tags", "category", "added", "text"):
+    for kind in ("title", "date", "tags", "category", "added", "sources", "text"):
         assert outcomes[kind, False] == 0, kind
     assert outcomes["authors", True] > outcomes["authors", False]
 

@@ -13,7 +13,7 @@ from sitegen.content import config as site_config
 from sitegen.content.loader import load_content
 from sitegen.model import layout, model, routes
 
-from ..site_factory import copy_site, curate
+from ..site_factory import copy_site, curate, sight
 
 
 @pytest.mark.parametrize(("papers", "domain"), [(None, None), (3, "papers.example.org"), (0, None)])
@@ -21,6 +21,7 @@ def test_the_plan_has_each_page_of_the_site_once(tmp_path: Path, papers: int | N
     root = copy_site(tmp_path / "site", papers=papers)
     if papers is None:
         curate(root)  # a reading queue, with its page and feed
+        sight(root)  # papers seen on two days with more upvotes: a Rising page
     cfg = replace(site_config.load(root), domain=domain, page_size=4)
     site = model.build_site(cfg, load_content(root, Report()))
     plan = routes.plan(site)
@@ -32,6 +33,7 @@ def test_the_plan_has_each_page_of_the_site_once(tmp_path: Path, papers: int | N
     assert kinds["tag"] == kinds["tag-json"] == len(site.tags) and kinds["category"] == len(site.categories)
     assert kinds["year"] == len(site.years) and kinds["home"] == site.pages
     assert kinds["queue"] == kinds["queue-feed"] == (1 if site.queue else 0)
+    assert kinds["rising"] == (1 if site.rising.papers else 0) == (1 if papers is None else 0)
     assert ("CNAME" in outputs) == bool(domain)
     for paper in site.papers.values():
         assert f"{layout.paper(paper.slug)}index.html" in outputs

@@ -9,6 +9,7 @@ from collections import Counter
 from urllib.parse import parse_qs, urlsplit
 
 from sitegen.model.routes import RECENT_SIZE
+from sitegen.model.timeline import MONTH_NAMES
 
 from ..conftest import BuiltSite
 from ..html_tools import (
@@ -156,10 +157,17 @@ def test_category_pages_list_exactly_their_papers(built_site: BuiltSite) -> None
 
 
 def test_timeline_counts_including_undated_add_up_to_106(built_site: BuiltSite) -> None:
+    """The chart is a table of years by months: each row's cells say its papers month by month, then in all."""
     entries = committed_entries()
     doc = read_html(built_site.output / "timeline" / "index.html")
-    bars = {text_of(one(li, "bar-label")): int(text_of(one(li, "bar-count"))) for li in one(doc, "bars").iter("li")}
+    rows = [[text_of(cell) for cell in row] for row in one(doc, "month-chart", "table").iter("tr")]
+    assert rows[0][1:] == [f"{name[0]}{name}" for name in MONTH_NAMES] + ["All"]  # a letter shown, the name said
+    bars = {row[0]: int(row[-1]) for row in rows[1:]}
     assert sum(bars.values()) == len(entries) == 106
+    by_month = Counter((d.year, d.month) for m in entries.values() if (d := entry_date(m)))
+    for row in rows[1:-1]:
+        assert [int(n) for n in row[1:13]] == [by_month[int(row[0]), month] for month in range(1, 13)], row[0]
+    assert rows[-1][1:] == ["no date", str(bars["Undated"])]
     expected = Counter(str(d.year) if (d := entry_date(m)) else "Undated" for m in entries.values())
     assert bars == dict(expected)
     assert list(bars)[-1] == "Undated"

@@ -17,7 +17,9 @@ from ...common.errors import Diagnostic
 from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
-from ...model.model import Author, Paper, Ref, Tag, Year
+from ...model.model import Author, Paper, Ref, Tag
+from ...model.signals import Rising
+from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded
 
@@ -31,6 +33,7 @@ TYPES: dict[str, Any] = {
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
+    "rising": Rising, "has_rising": bool,
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,

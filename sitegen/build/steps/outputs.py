@@ -27,7 +27,8 @@ from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
-GONE = b"\x00gone"  # what a page of a paper, author, tag or year no longer in the site renders to
+GONE = b"\x00gone"  # what a page of a paper, author, tag or year (or the Rising page) no longer in the
+# site renders to
 PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "ris": citations.ris_entry,
                                                   "csl": citations.csl_line, "records": data.paper_line,
                                                   "lastmod": sitemap.lastmod}
@@ -96,7 +97,8 @@ class RecordedSite(_Bound):
     def __getattr__(self, name: str) -> Any:
         if name in ("config",):
             return self._ctx.get("config")
-        if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years"):
+        if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years",
+                    "rising", "has_rising"):
             return self._ctx.get(name)
         raise AttributeError(name)
 
@@ -234,7 +236,7 @@ class Outputs:
         owner = OWNER.get(kind)
         if owner is not None and ctx.get(owner, part_key) is None:
             return GONE
-        if kind == "home" and int(part_key) > ctx.get("pages"):
+        if (kind == "home" and int(part_key) > ctx.get("pages")) or (kind == "rising" and not ctx.get("has_rising")):
             return GONE
         if template:
             ctx.get("template", template)

@@ -61,6 +61,8 @@ class Structure:
             simple("recent", lambda site: site.recent),
             simple("queue", lambda site: site.queue),
             simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
+            simple("rising", lambda site: site.rising),
+            simple("has_rising", lambda site: site.has_rising, str),  # likewise
             simple("pages", lambda site: site.pages, str),
             simple("authors", lambda site: site.authors, _authors_fingerprint),
             simple("redirects", lambda site: tuple(tuple(r) for r in site.redirects)),
@@ -156,7 +158,8 @@ class Structure:
         """
         authors, tags, categories, years = (ctx.get("slugs", k) for k in ("authors", "tags", "categories", "years"))
         return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
-                                 ctx.get("config").domain, ctx.get("queued"), ctx.get("redirects")))
+                                 ctx.get("config").domain, ctx.get("queued"), ctx.get("has_rising"),
+                                 ctx.get("redirects")))
 
 
 def _category(site: Site, slug: str) -> Tag | None:
@@ -174,8 +177,8 @@ def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
     # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
     views = {"order": patch.moved, "recent": patch.moved, "queue": patch.moved, "queued": False, "pages": False,
              "authors": bool(patch.authors), "tags": bool(patch.tags), "categories": bool(patch.categories),
-             "years": bool(patch.years), "slugs": True,
-             "redirects": False}
+             "years": bool(patch.years), "slugs": True, "rising": new.site.rising != old.site.rising,
+             "has_rising": False, "redirects": False}
 
     def reached(reader: Key) -> bool:
         touched = parts.get(reader[0])
