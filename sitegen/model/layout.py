@@ -9,8 +9,9 @@ from __future__ import annotations
 
 # sitegen's own pages and folders, which nothing named in the content may take
 QUEUE = "queue/"  # the reading queue's page and feed
-RESERVED = ("authors/", "categories/", "page/", "pagefind/", "papers/", QUEUE, "recent/", "search/", "static/",
-            "tags/", "timeline/")
+NETWORK = "network/"  # the co-author network's page and its data
+RESERVED = ("authors/", "categories/", NETWORK, "page/", "pagefind/", "papers/", QUEUE, "recent/", "search/",
+            "static/", "tags/", "timeline/")
 
 
 def home(number: int) -> str:

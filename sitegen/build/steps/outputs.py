@@ -96,7 +96,8 @@ class RecordedSite(_Bound):
     def __getattr__(self, name: str) -> Any:
         if name in ("config",):
             return self._ctx.get("config")
-        if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years"):
+        if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years",
+                    "collaboration"):
             return self._ctx.get(name)
         raise AttributeError(name)
 
