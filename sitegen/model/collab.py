@@ -113,14 +113,17 @@ def count_ties(papers: Iterable[tuple[int, ...]]) -> Counter[tuple[int, int]]:
 def strongest(ties: Counter[tuple[int, int]], nodes: int, per_node: int = MAX_TIES) -> list[tuple[int, int, int]]:
     """The ties kept: strongest first, each while one of its two authors has fewer than `per_node` kept.
 
-    Equal ties keep the order they were first counted in (the papers' slug order), as
-    `most_common` sorts stably.
+    Equal ties in the order of their authors' numbers, whatever order they were counted in;
+    each ranked by one integer (count, then the pair), so the sort compares plain ints.
     """
+    size = nodes * nodes
     kept: list[tuple[int, int, int]] = []
     degree = [0] * nodes
-    for (i, j), count in ties.most_common():
+    for code in sorted([i * nodes + j - count * size for (i, j), count in ties.items()]):
+        negative, pair = divmod(code, size)
+        i, j = divmod(pair, nodes)
         if degree[i] < per_node or degree[j] < per_node:
-            kept.append((i, j, count))
+            kept.append((i, j, -negative))
             degree[i] += 1
             degree[j] += 1
     return kept

@@ -53,8 +53,12 @@ def drawn(graph: Collaboration) -> str:
     """How the ties and clusters were chosen, said as the page says it."""
     if not graph.edges:
         return "None of them wrote a paper with another." if graph.nodes else ""
-    ties = (f"Each is linked to the co-authors they wrote most papers with, at least their "
-            f"{collab.MAX_TIES} strongest ties: {len(graph.edges):,} of the {graph.ties:,} pairs who wrote together.")
+    if len(graph.edges) == graph.ties:
+        ties = f"Each is linked to every co-author drawn: {counted(graph.ties, 'pair')} who wrote together."
+    else:
+        ties = (f"Each is linked to the co-authors they wrote most papers with, at least their "
+                f"{collab.MAX_TIES} strongest ties: {len(graph.edges):,} of the {graph.ties:,} pairs who wrote "
+                f"together.")
     if not graph.clusters:
         return ties
     return (f"{ties} Colours mark {counted(len(graph.clusters), 'cluster')} of authors who write together, "
