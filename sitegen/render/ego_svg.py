@@ -12,7 +12,8 @@ and its links are left out of the tab order.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 from markupsafe import Markup
 
@@ -29,39 +30,50 @@ LONGEST = 14  # characters of a family name before it is cut
 
 def ego_network(name: str, coauthors: Sequence[Ref], root: str) -> Markup:
     """The SVG of an author and their closest co-authors (empty when they have none)."""
-    shown = list(coauthors[:SIZE])
+    shown = coauthors[:SIZE]
     if not shown:
         return Markup("")
-    strongest = max(c.count for c in shown)
-    weakest = min(c.count for c in shown)
+    strongest, weakest = shown[0].count, shown[-1].count  # the page lists them strongest first
+    spread = (strongest - weakest) or 1
     cx, cy = MIDDLE
-    parts = [f'<svg class="ego-graph" viewBox="0 0 {WIDTH} {HEIGHT}" aria-hidden="true" focusable="false">']
     ties, nodes = [], []
-    for k, c in enumerate(shown):
-        angle = -math.pi / 2 + 2 * math.pi * k / len(shown)
-        share = FAR if strongest == weakest else FAR - (FAR - NEAR) * (c.count - weakest) / (strongest - weakest)
-        x, y = round(cx + ROOM[0] * share * math.cos(angle)), round(cy + ROOM[1] * share * math.sin(angle))
-        width = 1 + 3 * c.count / strongest
-        ties.append(f'<line x1="{cx}" y1="{cy}" x2="{x}" y2="{y}" stroke-width="{width:.1f}"/>')
-        nodes.append(f'<a href="{root}authors/{escape(c.slug)}/" tabindex="-1"><title>{escape(c.name)}: '
-                     f'{c.count} paper{"" if c.count == 1 else "s"} together</title>'
-                     f'<circle cx="{x}" cy="{y}" r="6"/>{_label(c.name, x, y, angle)}</a>')
-    parts.append(f'<g class="ego-ties">{"".join(ties)}</g>')
-    parts.append(f'<circle class="ego-self" cx="{cx}" cy="{cy}" r="11"><title>{escape(name)}</title></circle>')
-    parts.append(f'<g class="ego-others">{"".join(nodes)}</g></svg>')
-    return Markup("".join(parts))
+    for c, (across, down, label) in zip(shown, _ring(len(shown)), strict=True):
+        share = FAR - (FAR - NEAR) * (c.count - weakest) / spread
+        x, y = round(cx + across * share), round(cy + down * share)
+        ties.append(f'<path d="M{cx} {cy}L{x} {y}" stroke-width="{1 + 3 * c.count / strongest:.1f}"/>')
+        # slugs are made by slugify, letters, digits and hyphens only: nothing to escape
+        nodes.append(f'<a href="{root}authors/{c.slug}/" tabindex="-1"><title>{escape(c.name)}: {c.count} '
+                     f'paper{"" if c.count == 1 else "s"} together</title><circle cx="{x}" cy="{y}" r="6"/>'
+                     f'{label(x, y, _family(c.name))}</a>')
+    return Markup(f'<svg class="ego-graph" viewBox="0 0 {WIDTH} {HEIGHT}" aria-hidden="true" focusable="false">'
+                  f'<g class="ego-ties">{"".join(ties)}</g><circle class="ego-self" cx="{cx}" cy="{cy}" r="11">'
+                  f'<title>{escape(name)}</title></circle><g class="ego-others">{"".join(nodes)}</g></svg>')
 
 
-def _label(name: str, x: int, y: int, angle: float) -> str:
-    """A co-author's family name beside their dot, away from the middle."""
-    family = name.split()[-1] if name.split() else name
-    if len(family) > LONGEST:
-        family = family[: LONGEST - 1] + "…"
-    across, down = math.cos(angle), math.sin(angle)
-    if across > 0.25:
-        anchor, tx, ty = "start", x + 10, y + 4
-    elif across < -0.25:
-        anchor, tx, ty = "end", x - 10, y + 4
-    else:
-        anchor, tx, ty = "middle", x, y + (20 if down > 0 else -11)
-    return f'<text x="{tx}" y="{ty}" text-anchor="{anchor}">{escape(family)}</text>'
+def _family(name: str) -> str:
+    """A co-author's family name as their dot's label, escaped, cut when long."""
+    family = name.rsplit(None, 1)[-1] if name.strip() else name
+    return escape(family if len(family) <= LONGEST else family[: LONGEST - 1] + "…")
+
+
+@lru_cache(maxsize=SIZE)
+def _ring(count: int) -> list[tuple[float, float, Callable[[int, int, str], str]]]:
+    """For each of `count` places around the ring, from the top clockwise: its offset at FAR, and its label,
+    away from the middle (worked out once per number of co-authors)."""
+    places = []
+    for k in range(count):
+        angle = -math.pi / 2 + 2 * math.pi * k / count
+        across, down = math.cos(angle), math.sin(angle)
+        if across > 0.25:
+            label = _label("start", 10, 4)
+        elif across < -0.25:
+            label = _label("end", -10, 4)
+        else:
+            label = _label("middle", 0, 20 if down > 0 else -11)
+        places.append((ROOM[0] * across, ROOM[1] * down, label))
+    return places
+
+
+def _label(anchor: str, dx: int, dy: int) -> Callable[[int, int, str], str]:
+    """A label's text element, placed `dx`, `dy` from its dot."""
+    return lambda x, y, text: f'<text x="{x + dx}" y="{y + dy}" text-anchor="{anchor}">{text}</text>'

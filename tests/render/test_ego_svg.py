@@ -32,7 +32,7 @@ def test_the_closest_co_authors_are_drawn_linked_and_hidden_from_assistive_techn
     far = [math.hypot((float(c.get("cx", 0)) - cx) / ego_svg.ROOM[0], (float(c.get("cy", 0)) - cy) / ego_svg.ROOM[1])
            for c in (a.find(f"{SVG}circle") for a in links) if c is not None]
     assert far == sorted(far) and far[0] < far[-1], "a stronger tie is drawn closer to the middle"
-    widths = [float(line.get("stroke-width", 0)) for line in svg.iter(f"{SVG}line")]
+    widths = [float(line.get("stroke-width", 0)) for line in svg.iter(f"{SVG}path")]
     assert widths == sorted(widths, reverse=True)
 
 
