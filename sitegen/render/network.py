@@ -45,8 +45,7 @@ def chosen(graph: Collaboration) -> str:
     if graph.everyone:
         return f"Every author of the list: {counted(graph.authors, 'author')}."
     return (f"{len(graph.nodes):,} of the {graph.authors:,} authors: those with at least {graph.min_papers:,} "
-            f"papers on the list (a drawing of everyone would be a knot of {graph.ties:,} ties among these "
-            f"alone).")
+            f"papers on the list.")
 
 
 def drawn(graph: Collaboration) -> str:
@@ -56,9 +55,8 @@ def drawn(graph: Collaboration) -> str:
     if len(graph.edges) == graph.ties:
         ties = f"Each is linked to every co-author drawn: {counted(graph.ties, 'pair')} who wrote together."
     else:
-        ties = (f"Each is linked to the co-authors they wrote most papers with, at least their "
-                f"{collab.MAX_TIES} strongest ties: {len(graph.edges):,} of the {graph.ties:,} pairs who wrote "
-                f"together.")
+        ties = (f"Each is linked to the co-authors they wrote most papers with (their {collab.MAX_TIES} strongest "
+                f"ties at least): {len(graph.edges):,} of the {graph.ties:,} pairs who wrote together.")
     if not graph.clusters:
         return ties
     return (f"{ties} Colours mark {counted(len(graph.clusters), 'cluster')} of authors who write together, "
