@@ -21,11 +21,11 @@ from ..model.network import Ref
 from .escaping import text as escape
 
 SIZE = 8  # co-authors drawn; the list beside the drawing has them all
-WIDTH, HEIGHT = 360, 220
+WIDTH, HEIGHT = 400, 220
 MIDDLE = (WIDTH // 2, HEIGHT // 2)
 NEAR, FAR = 0.62, 1.0  # ring radius, as a share of the room, of the strongest tie and of the weakest
-ROOM = (112, 76)  # the ring's half-width and half-height at FAR (labels take the rest)
-LONGEST = 14  # characters of a family name before it is cut
+ROOM = (96, 76)  # the ring's half-width and half-height at FAR (labels take the rest)
+LONGEST = 13  # characters of a family name before it is cut
 
 
 def ego_network(name: str, coauthors: Sequence[Ref], root: str) -> Markup:
