@@ -24,7 +24,8 @@ from tests.support.browser import RecordedPage
 PAGES = {"home": "", "paper": "papers/vtc-dnn-compilation-with-virtual-tensors-for-data-movement/",
          "signals": "papers/tpi-llm-serving-70b-scale-llms-efficiently-on-low-resource/#signals-heading",
          "rising": "rising/",
-         "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "queue": "queue/", "authors": "authors/",
+         "tag": "tags/compilers/", "author": "authors/ahan-gupta/", "network": "network/", "queue": "queue/",
+         "authors": "authors/",
          "tags": "tags/",
          "categories": "categories/", "category": "categories/cs-lg/", "timeline": "timeline/",
          "year": "timeline/2026/", "recent": "recent/", "search": "search/?q=attention", "404": "404.html"}
@@ -63,6 +64,8 @@ def main(argv: list[str] | None = None) -> None:
                         with open_page(browser, viewport={"width": width, "height": height},
                                        color_scheme=scheme, reduced_motion="reduce") as page:
                             page.goto(base_url.url(route), wait_until="load")
+                            if name == "network":  # drawn once its data has come
+                                page.wait_for_function("() => window.sitegenNetwork")
                             path = screenshot(page, f"{name}-{width}-{scheme}", full_page=args.full_page,
                                               directory=args.out)
                             print(f"{path}: {titles_above_fold(page)} titles above the fold")

@@ -10,7 +10,8 @@ from __future__ import annotations
 # sitegen's own pages and folders, which nothing named in the content may take
 QUEUE = "queue/"  # the reading queue's page and feed
 RISING = "rising/"  # the papers that gained most upvotes between the last two captures
-RESERVED = ("authors/", "categories/", "page/", "pagefind/", "papers/", QUEUE, "recent/", RISING, "search/",
+NETWORK = "network/"  # the co-author network's page and its data
+RESERVED = ("authors/", "categories/", NETWORK, "page/", "pagefind/", "papers/", QUEUE, "recent/", RISING, "search/",
             "static/", "tags/", "timeline/")
 
 

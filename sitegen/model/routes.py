@@ -22,6 +22,7 @@ FEED_SIZE = 50  # the main and recently-added feeds
 RECENT_SIZE = 100
 TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a large list
 WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json")
+NETWORK_DATA = "graph.json"  # the co-author network's nodes, ties and places, beside its page
 SOCIAL_CARD = "social-card.png"  # the picture a shared link to any page shows (og:image)
 # An author's or a tag's papers for reference managers: (file name, kind suffix: `author-bib`, `tag-ris`, ...)
 CITATION_FILES = (("papers.bib", "bib"), ("papers.ris", "ris"), ("papers.json", "json"))
@@ -96,6 +97,7 @@ def html_pages(site: Site) -> Iterator[str]:
     yield from (home_page(n) for n in range(1, site.pages + 1))
     yield from (paper_page(slug) for slug in site.papers)
     yield "authors/index.html"
+    yield f"{layout.NETWORK}index.html"
     yield from (author_page(a.slug) for a in site.authors)
     yield "tags/index.html"
     yield from (tag_page(t.slug) for t in site.tags)
@@ -131,6 +133,8 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
         yield f"{route}index.html", "paper", slug, "paper.html"
         yield from ((f"{route}cite.{ext}", f"cite-{ext}", slug, "") for ext in ("bib", "ris", "json"))
     yield "authors/index.html", "authors", "", "authors.html"
+    yield from ((f"{layout.NETWORK}index.html", "network", "", "network.html"),
+                (f"{layout.NETWORK}{NETWORK_DATA}", "network-json", "", ""))
     for slug in authors:
         route = layout.author(slug)
         yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,

@@ -14,7 +14,7 @@ from ..model import layout, related, routes
 from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
 from ..model.timeline import MONTH_NAMES
-from . import paper_links, provenance, sparkline
+from . import ego_svg, network, paper_links, provenance, sparkline
 from .outputs import sitemap
 from .words import counted
 
@@ -27,8 +27,8 @@ NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/",
 QUEUE_NAV = (layout.QUEUE, "Reading queue")  # in the menu, before Search, while the queue has a page
 RISING_NAV = (layout.RISING, "Rising")  # in the menu, after Timeline, while the Rising page has papers
 # The link of NAV marked as the current section on each kind of page (`section` in templates)
-SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "tags": "tags/", "tag": "tags/",
-            "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
+SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "network": "authors/", "tags": "tags/",
+            "tag": "tags/", "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
             "recent": "recent/", "queue": layout.QUEUE, "rising": layout.RISING, "search": "search/"}
 QUEUE_GROUPS = (("reading", "Reading now"), ("to-read", "To read"))  # the queue page's sections
 
@@ -119,6 +119,7 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
     author = site.author_index[spec.key]
     return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
             "author": author, "items": r.items(author.papers, root),
+            "ego_network": ego_svg.ego_network(author.name, author.coauthors, root),
             "profile_category": categories.display_name(author.profile.category)
             if author.profile and author.profile.category else "",
             "profile_links": profile_links(author.name, author.profile),
@@ -260,7 +261,7 @@ def _simple(title: str) -> Any:
 BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
-    "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect,
+    "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect, "network": network.page_context,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": sitemap.context,
 }

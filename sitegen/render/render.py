@@ -22,7 +22,7 @@ from ..content.cache import CACHE_DIR
 from ..content.config import SiteConfig
 from ..model.model import Paper, Site
 from ..model.routes import SOCIAL_CARD, PageSpec
-from . import feeds, pages, paper_links, template_errors, words
+from . import feeds, network, pages, paper_links, template_errors, words
 from .buffered import Environment
 from .outputs import card, citations, data
 from .template_cache import TemplateCache
@@ -148,6 +148,7 @@ class Renderer:
             "reading-list-json": lambda s: self._joined("csl", citations.csl_line, b"[\n", b",\n", b"\n]\n",
                                                         b"[]\n"),
             "papers-json": lambda s: self._joined("records", data.paper_line, b"[\n", b",\n", b"\n]\n", b"[]\n"),
+            "network-json": lambda s: network.graph_json(self.site),
             "robots": lambda s: f"User-agent: *\nAllow: /\n\nSitemap: {self.site.config.absolute('sitemap.xml')}\n"
             .encode(),
             "social-card": lambda s: card.social_card(self.site.config),

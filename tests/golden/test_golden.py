@@ -101,3 +101,19 @@ def test_golden_site_charts_what_was_seen_over_time_and_ranks_the_risers() -> No
                                                             "+6 3 → 9 upvotes, from 3 to 9"]
     assert '<a href="rising/">Rising</a>' in (EXPECTED / "index.html").read_text(encoding="utf-8")
     assert "<loc>https://example.org/golden/rising/</loc>" in (EXPECTED / "sitemap.xml").read_text(encoding="utf-8")
+
+
+def test_golden_site_draws_its_co_author_network() -> None:
+    """Two groups who write together: two clusters named by their tags, their data, and each author's drawing."""
+    data = json.loads((EXPECTED / "network/graph.json").read_text(encoding="utf-8"))
+    assert len(data["nodes"]) == 10 and [c[0] for c in data["clusters"]] == ["attention · mixture-of-experts",
+                                                                             "retrieval · attention"]
+    assert data["nodes"][0][4:] == ["Łukasz Kaiser", "lukasz-kaiser"] and [0, 1, 3] in data["edges"]
+    page = read_html(EXPECTED / "network/index.html")
+    assert [a.get("href") for a in page.iter("a") if (a.get("href") or "").startswith("../authors/")
+            and a.get("href") != "../authors/"] == [f"../authors/{n[5]}/" for n in (
+                *[d for d in data["nodes"] if d[2] == 0], *[d for d in data["nodes"] if d[2] == 1])]
+    author = (EXPECTED / "authors/noam-shazeer/index.html").read_text(encoding="utf-8")
+    assert author.count('<a href="../../authors/') >= 5 and 'class="ego-graph"' in author
+    assert '<a href="../../network/?author=noam-shazeer">' in author
+    assert '<a href="../network/">' in (EXPECTED / "authors/index.html").read_text(encoding="utf-8")

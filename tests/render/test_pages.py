@@ -106,9 +106,14 @@ def test_author_page_lists_co_authors_papers_and_topics(built_site: BuiltSite) -
     heading = doc.find(".//h2[@id='coauthors-heading']")
     assert heading is not None and text_of(heading) == "Co-authors"
     section = next(s for s in doc.iter("section") if s.get("aria-labelledby") == "coauthors-heading")
-    coauthors = {text_of(a): a.get("href") for a in section.iter("a")}
+    coauthors = {text_of(a): a.get("href") for ul in section.iter("ul") for a in ul.iter("a")}
     expected = {a for s in own for a in entries[s]["authors"] if a != "Ahan Gupta"} | {"Vima Gupta"}
     assert set(coauthors) == expected
+    # the drawing of the closest ones, out of the tab order, and the way to the whole network
+    drawn = [a.get("href") for svg in section.iter("{http://www.w3.org/2000/svg}svg")
+             for a in svg.iter("{http://www.w3.org/2000/svg}a")]
+    assert drawn == list(coauthors.values())[: len(drawn)] and len(drawn) == min(8, len(coauthors))
+    assert [a.get("href") for p in section.iter("p") for a in p.iter("a")] == ["../../network/?author=ahan-gupta"]
     for name, href in coauthors.items():
         assert href is not None and href.startswith("../")
         assert (built_site.output / "authors" / last_segment(href) / "index.html").is_file(), name

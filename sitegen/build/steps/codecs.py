@@ -17,6 +17,7 @@ from ...common.errors import Diagnostic
 from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
+from ...model.collab import Collaboration
 from ...model.model import Author, Paper, Ref, Tag
 from ...model.signals import Rising
 from ...model.timeline import Year
@@ -37,6 +38,7 @@ TYPES: dict[str, Any] = {
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
+    "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
 }
 
 

@@ -98,7 +98,7 @@ class RecordedSite(_Bound):
         if name in ("config",):
             return self._ctx.get("config")
         if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years",
-                    "rising", "has_rising"):
+                    "rising", "has_rising", "collaboration"):
             return self._ctx.get(name)
         raise AttributeError(name)
 
