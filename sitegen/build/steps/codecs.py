@@ -18,6 +18,7 @@ from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.model import Author, Paper, Ref, Tag, Year
+from ...model.related import Related
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded
 
@@ -34,6 +35,8 @@ TYPES: dict[str, Any] = {
     "slugs": tuple[str, ...], "pages": int,
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
+    # the texts' neighbours, costly to make again, and every paper's related list, made from the model
+    "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
 }
 
 

@@ -24,6 +24,7 @@ from ...model.model import Author, Paper, Ref, Site, Tag
 from ...model.model_patch import SitePatch, patch_site
 from ..engine.graph import Context, Step
 from ..engine.memo import ABSENT, Key
+from .related import Related
 from .sources import Loaded, digest
 
 
@@ -68,6 +69,7 @@ class Structure:
             simple("years", lambda site: site.years),
             Step("slugs", 4, lambda ctx, kind: tuple(x.slug for x in getattr(ctx.get("site").site, kind)), digest),
             Step("plan", 5, self.plan, digest),
+            *Related(self.drafts).steps(),  # each paper page's related papers
         ]
 
     def site(self, ctx: Context, arg: None) -> Built:
