@@ -17,7 +17,7 @@ takes a tenth of that.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -43,17 +43,43 @@ class Related:
     similar: bool  # among the paper's most alike texts, from MIN_TEXT up
 
 
-def lists(site: Site, near: Mapping[str, similar.Neighbours], limit: int = LIMIT) -> dict[str, tuple[Related, ...]]:
-    """Every paper's list, given each paper's most alike texts (`similar.nearest`)."""
+def lists(site: Site, near: Mapping[str, similar.Neighbours], limit: int = LIMIT,
+          only: Container[str] | None = None) -> dict[str, tuple[Related, ...]]:
+    """Every paper's list (or those of the papers `only`), given each paper's most alike texts (`similar.nearest`)."""
     places = _Places(site)
     found: dict[str, tuple[Related, ...]] = {}
     for slug in site.order:
+        if only is not None and slug not in only:
+            continue
         paper = site.papers[slug]
         authors = sorted({r.slug for r in (*paper.authors, *paper.unlisted_authors)} & site.author_index.keys())
         tags = sorted({r.slug for r in paper.tags} & site.tag_index.keys())
         found[slug] = places.rank(slug, near.get(slug, ()), [site.author_index[a].papers for a in authors],
                                   [site.tag_index[t].papers for t in tags], limit)
     return found
+
+
+def relisted(site: Site, near: Mapping[str, similar.Neighbours], previous: Mapping[str, tuple[Related, ...]],
+             edited: Iterable[str], limit: int = LIMIT) -> dict[str, tuple[Related, ...]]:
+    """`lists` after the papers `edited` changed their authors, tags or place, the texts as they were:
+    only the lists those papers can be on are worked out again (a tag or status edit reaches a few hundred).
+
+    A paper's list can change only if an edited paper was on it, or scores anything with it
+    now (shares an author or a tag, or is among its most alike texts); between the others the
+    order of the site is as it was.
+    """
+    edited = set(edited)
+    reached = set(edited)
+    for slug in edited:
+        paper = site.papers.get(slug)
+        if paper is not None:
+            reached.update(*(site.author_index[r.slug].papers for r in (*paper.authors, *paper.unlisted_authors)
+                             if r.slug in site.author_index),
+                           *(site.tag_index[r.slug].papers for r in paper.tags if r.slug in site.tag_index))
+    reached.update(slug for slug, found in previous.items() if any(r.slug in edited for r in found))
+    reached.update(slug for slug, found in near.items() if any(other in edited for other, _ in found))
+    fresh = lists(site, near, limit, only=reached)
+    return {slug: fresh[slug] if slug in fresh else previous[slug] for slug in site.order}
 
 
 def _score(authors: int, tags: int, text: float) -> float:

@@ -14,8 +14,10 @@ from sitegen.content import config as site_config
 from sitegen.content.loader import Content, load_content
 from sitegen.model import model, related
 from sitegen.model.model import Paper, Site
+from sitegen.model.model_patch import patch_site
 
 from ..html_tools import REPO
+from . import test_model_patch as model_edits
 
 Made = dict[str, tuple[tuple[str, ...], tuple[str, ...], dt.date | None]]
 
@@ -138,3 +140,25 @@ def test_any_site_ranks_as_scoring_every_paper(content: Content, texts: st.DataO
         near[slug] = tuple(sorted(found, key=lambda n: (-n[1], n[0])))
     for slug, found in related.lists(site, near).items():
         assert [r.slug for r in found] == _naive(site, site.papers[slug], near[slug]), slug
+
+
+@settings(max_examples=80, deadline=None)
+@given(steps=st.lists(model_edits.EDITS, min_size=1, max_size=4))
+def test_lists_after_a_patch_of_the_model_are_those_of_the_whole_site(steps: list[list[tuple[str, int, int]]]) -> None:
+    """`relisted` (the engine's `related_lists` after a tag, author, date or status edit) works out again only the
+    lists the edited papers can reach: the others must be what working out every list gives."""
+    content = model_edits._content()
+    entries = {e.slug: e for e in content.entries}
+    near = related.similar.nearest({s: related.text_of(e.title, e.abstract) for s, e in entries.items()})
+    site = model.build_site(model_edits._config(), content)
+    found = related.lists(site, near)
+    for step in steps:
+        changed, built = model_edits.edited(entries, step)
+        patch = patch_site(site, changed, content.profiles, drafts=False)
+        if patch is None or not patch.same_files:  # the engine builds the model then, and every list
+            if patch is not None:
+                patch.undo()
+            site, found = built, related.lists(built, near)
+            continue
+        site, found = patch.site, related.relisted(patch.site, near, found, patch.papers)
+        assert found == related.lists(site, near)

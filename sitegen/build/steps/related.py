@@ -63,7 +63,11 @@ class Related:
         return similar.nearest(texts)
 
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
-        return related.lists(ctx.get("site").site, ctx.get("neighbours"))
+        """Every paper's list; after a patch of the model alone, only those the edited papers can reach."""
+        built, near, previous = ctx.get("site"), ctx.get("neighbours"), ctx.previous
+        if isinstance(previous, dict) and built.patch is not None and ctx.moved == {("site", None)}:
+            return related.relisted(built.site, near, previous, built.patch.papers)
+        return related.lists(built.site, near)
 
 
 def _text_fingerprint(text: Text) -> str:
