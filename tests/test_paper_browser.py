@@ -1,6 +1,6 @@
 """A paper's page in Chromium, on a phone (390×844) and a desktop (1280×900), light and dark: the links to the
-paper on the first screen, the side panel beside the text on a desktop and after it on a phone, the Copy BibTeX
-button, the provenance closed, the chart of upvotes, axe-core and the Nu Html Checker.
+paper on the first screen, the side panel beside the text on a desktop and after it on a phone, its related papers
+with why, the Copy BibTeX button, the provenance closed, the chart of upvotes, axe-core and the Nu Html Checker.
 
 `python -m tests.screenshots` saves what the list pages look like (see CONTRIBUTING.md).
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, Locator
 
 from sitegen.build.build import build
 from tests.support import (
@@ -58,9 +58,9 @@ def screen(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Recorde
         yield page
 
 
-def _box(page: RecordedPage, selector: str) -> SimpleNamespace:
+def _box(page: RecordedPage | Locator, selector: str) -> SimpleNamespace:
     """The element's box in the viewport: top, bottom, left, right."""
-    return SimpleNamespace(**page.locator(selector).evaluate(BOX))
+    return SimpleNamespace(**page.locator(selector).first.evaluate(BOX))
 
 
 @pytest.mark.parametrize("screen", [(s, c) for s in SCREENS for c in SCHEMES], indirect=True,
@@ -76,9 +76,16 @@ def test_paper_page_layout_on_phone_and_desktop(screen: RecordedPage, site: tupl
     else:
         assert panel.top >= main.bottom and panel.left < main.right, "after the text"
     headings = page.locator(".paper-panel h2").all_text_contents()
-    assert headings == ["Tags", "Cite", "More by these authors", "Related by shared tags"]
+    assert headings == ["Tags", "Cite", "Related papers"]
     assert page.locator(".paper-panel .status").inner_text() == "To read"
-    assert page.locator(".paper-panel .side-list").nth(0).locator("li").count() == 5
+    # five related papers, each with why in small text on a line of its own under its title
+    items = page.locator(".paper-panel .related li")
+    assert items.count() == 5
+    for i in range(5):
+        link, why = _box(items.nth(i), "a"), _box(items.nth(i), ".why")
+        assert why.top >= link.bottom - 1 and why.left <= link.left + 1, "the reasons under the title"
+        assert items.nth(i).locator(".why").is_visible()
+    assert items.nth(0).locator(".why").inner_text().startswith("same author · shares"), "VTC's profile co-authors"
     # the notes lead the text, their headings under the page's own; the provenance is closed
     assert _box(page, ".notes").bottom <= _box(page, ".abstract").top
     assert page.locator(".notes h3").inner_text() == "Why it matters" and page.locator(".notes h1").count() == 0

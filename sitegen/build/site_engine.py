@@ -34,8 +34,6 @@ from .steps.sources import Sources
 from .steps.structure import Structure
 
 if TYPE_CHECKING:
-    from jinja2 import Environment
-
     from .parallel import Progress
 
 
@@ -110,7 +108,7 @@ class SiteEngine:
             prefetch(self.engine, self.root, self.cache, jobs)
             saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, always waited for
             try:
-                _compile(self.engine.get("environment"))  # before the render workers fork: they share it
+                _before_forking(self.engine)
                 rows = self.engine.get("plan")
                 plan = {row[0]: row for row in rows}
                 static: dict[str, Path] = self.engine.get("static")
@@ -278,8 +276,9 @@ def _differs(path: Path, data: bytes) -> bool:
         return True
 
 
-def _compile(env: Environment) -> None:
-    """Every page template compiled into the environment's cache once, not by each render worker."""
+def _before_forking(engine: Engine) -> None:
+    """What each render worker would otherwise make again: every page template compiled, the related lists."""
     from ..render.render import compile_templates
 
-    compile_templates(env)
+    compile_templates(engine.get("environment"))
+    engine.get("related_lists")

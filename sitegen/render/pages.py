@@ -92,10 +92,10 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
 
 
 def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
-    """The side panel's lists and the provenance sentences: read through `site`, so the engine records them."""
-    more_by, related_by_tags = related.panel(site, paper)
-    return {"more_by": more_by, "related": related_by_tags, "provenance": provenance.sentences(paper.entry.sources),
-            **signal_charts(paper)}
+    """The related papers with why each is there, the provenance sentences and the signal charts: read through
+    `site`, so the engine records them."""
+    shown = tuple((other, related.reasons(paper, other, found)) for other, found in related.panel(site, paper))
+    return {"related": shown, "provenance": provenance.sentences(paper.entry.sources), **signal_charts(paper)}
 
 
 def signal_charts(paper: Paper) -> dict[str, Any]:

@@ -60,6 +60,16 @@ def test_golden_site_gives_a_person_one_page_and_their_other_spelling_a_redirect
         assert "l-kaiser" not in (EXPECTED / listing).read_text(encoding="utf-8"), listing
 
 
+def test_golden_site_lists_related_papers_with_why() -> None:
+    """A shared author and a close abstract rank first; a tag and the abstract's one rare word in common next."""
+    page = read_html(EXPECTED / "papers/lukasz-attention/index.html")
+    [block] = [s for s in page.iter("section") if s.get("aria-labelledby") == "related-heading"]
+    shown = [(li.find("a").get("href"), "".join(li.find("span[@class='why']").itertext()))
+             for li in block.iter("li")]
+    assert shown == [("../../papers/sparsely-gated-experts/", "same author · similar abstract"),
+                     ("../../papers/bert-pre-training/", "shares a tag · similar abstract")]
+
+
 def test_golden_site_says_its_math_as_text_where_only_text_goes() -> None:
     """The abstract's $O(n^2)$, $\\textbf{B}$idirectional and $\\alpha$ reach descriptions, JSON-LD, feeds as text."""
     page = read_html(EXPECTED / "papers/bert-pre-training/index.html")

@@ -1,89 +1,33 @@
-"""A paper page's side panel and provenance: more by its authors, related by tags, where the entry came from."""
+"""A paper page's side panel and provenance: its related papers and why, where the entry came from."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
-from collections import Counter
 
 import pytest
 
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
-from sitegen.content.loader import Content, load_content
+from sitegen.content.loader import load_content
 from sitegen.model import model, related
 from sitegen.render import provenance
 
 from ..conftest import BuiltSite
-from ..html_tools import REPO, committed_entries
+from ..html_tools import REPO, by_class, committed_entries, parse_html
 
 
-@pytest.fixture(scope="module")
-def content() -> Content:
-    report = Report()
-    loaded = load_content(REPO, report)
-    assert not report.has_errors, report.format()
-    return loaded
-
-
-def _site(content: Content, papers: dict[str, tuple[tuple[str, ...], tuple[str, ...], dt.date | None]]) -> model.Site:
-    """A site of made-up papers: slug -> (authors, tags, date), each a copy of a committed entry."""
-    base = content.entries[0]
-    entries = tuple(dataclasses.replace(base, slug=slug, title=slug.title(), authors=authors, tags=tags, date=date,
-                                        category=None, sources=())
-                    for slug, (authors, tags, date) in papers.items())
-    return model.build_site(site_config.SiteConfig(), Content(entries, ()))
-
-
-def _day(n: int) -> dt.date:
-    return dt.date(2024, 1, 1) + dt.timedelta(days=n)
-
-
-def test_more_by_authors_ranks_shared_authors_then_newest_and_stops_at_five(content: Content) -> None:
-    site = _site(content, {
-        "this": (("Ada", "Bo"), (), _day(50)),
-        "both-old": (("Bo", "Ada", "Cy"), (), _day(1)),  # shares two authors: first, though the oldest
-        "ada-new": (("Ada",), (), _day(90)),
-        "bo-mid": (("Bo",), (), _day(40)),
-        "ada-mid": (("Ada",), (), _day(40)),  # same day as bo-mid: the title decides, as in the site's order
-        "bo-old": (("Bo",), (), _day(10)),
-        "ada-undated": (("Ada",), (), None),  # undated papers come last
-        "stranger": (("Cy",), (), _day(99)),
-    })
-    shown = [p.slug for p in related.more_by_authors(site, site.papers["this"])]
-    assert shown == ["both-old", "ada-new", "ada-mid", "bo-mid", "bo-old"]
-
-
-def test_related_by_tags_ranks_shared_tags_then_newest_leaving_out_the_excluded(content: Content) -> None:
-    site = _site(content, {
-        "this": (("Ada",), ("x", "y", "z"), _day(50)),
-        "three": (("Eve",), ("z", "y", "x"), _day(1)),
-        "two-old": (("Eve",), ("x", "y"), _day(2)),
-        "two-new": (("Eve",), ("y", "z"), _day(80)),
-        "one-a": (("Eve",), ("x",), _day(70)),
-        "one-b": (("Eve",), ("z",), _day(75)),
-        "one-c": (("Eve",), ("y",), _day(5)),
-        "none": (("Eve",), ("w",), _day(99)),
-    })
-    paper = site.papers["this"]
-    assert [p.slug for p in related.related_by_tags(site, paper)] == ["three", "two-new", "two-old", "one-b", "one-a"]
-    assert [p.slug for p in related.related_by_tags(site, paper, exclude=["two-new", "one-b"])] == \
-        ["three", "two-old", "one-a", "one-c"]
-
-
-def _naive(site: model.Site, slug: str, lists: list[tuple[str, ...]]) -> list[str]:
-    shared = Counter(s for papers in lists for s in papers if s != slug)
-    return sorted(shared, key=lambda s: (-shared[s], model.order_key(site.papers[s].entry)))[:5]
-
-
-def test_both_lists_agree_with_sorting_every_candidate_on_the_bundled_list(content: Content) -> None:
-    """Reading only the papers that can be chosen gives what sorting them all gives, for every paper."""
-    site = model.build_site(site_config.load(REPO), content)
+def test_each_paper_page_lists_its_related_papers_with_why(built_site: BuiltSite) -> None:
+    """The list the model ranks, as a reader meets it: links to the papers, and the reasons under each."""
+    site = model.build_site(site_config.load(REPO), load_content(REPO, Report()))
     for slug, paper in site.papers.items():
-        authors = [site.author_index[a.slug].papers for a in {*paper.authors, *paper.unlisted_authors}]
-        tags = [site.tag_index[t.slug].papers for t in paper.tags]
-        assert [p.slug for p in related.more_by_authors(site, paper)] == _naive(site, slug, authors), slug
-        assert [p.slug for p in related.related_by_tags(site, paper)] == _naive(site, slug, tags), slug
+        page = parse_html(built_site.text(f"papers/{slug}/index.html"))
+        block = next(s for s in page.iter("section") if s.get("aria-labelledby") == "related-heading")
+        items = block.findall(".//li")
+        found = related.for_paper(site, paper)
+        assert [li.find("a").get("href") for li in items] == [f"../../{site.papers[r.slug].route}" for r in found]
+        whys = ["".join(next(by_class(li, "why", "span")).itertext()) for li in items]
+        assert whys == [" · ".join(related.reasons(paper, site.papers[r.slug], r)) for r in found], slug
+        assert all(whys), "every related paper says why it is there"
 
 
 def _record(**fields: object) -> tuple[tuple[str, object], ...]:

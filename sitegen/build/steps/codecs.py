@@ -19,6 +19,7 @@ from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.collab import Collaboration
 from ...model.model import Author, Paper, Ref, Tag
+from ...model.related import Related
 from ...model.signals import Rising
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
@@ -39,6 +40,8 @@ TYPES: dict[str, Any] = {
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
+    # the texts' neighbours, costly to make again, and every paper's related list, made from the model
+    "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
 }
 
 

@@ -93,6 +93,7 @@ class RecordedSite(_Bound):
         self.papers = _Recorded("paper")
         self.author_index = _Recorded("author")
         self.tag_index = _Recorded("tag")
+        self.related_papers = _Recorded("related")  # a paper's related list, by slug (model/related.py)
 
     def __getattr__(self, name: str) -> Any:
         if name in ("config",):
@@ -134,7 +135,7 @@ class EngineRenderer(_Bound, Renderer):
         self._bib, self._ris = _Pieces("bib"), _Pieces("ris")
         self._csl, self._records = _Pieces("csl"), _Pieces("records")
         self._lastmod = _Pieces("lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
-        self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index,
+        self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index, site.related_papers,
                                      self._bib, self._ris, self._csl, self._records, self._lastmod]
         self._outer: list[Context] = []
 

@@ -25,6 +25,7 @@ from ...model.model_patch import SitePatch, patch_site
 from ..engine.graph import Context, Step
 from ..engine.memo import ABSENT, Key
 from . import collab
+from .related import Related
 from .sources import Loaded, digest
 
 
@@ -73,6 +74,7 @@ class Structure:
             Step("slugs", 4, lambda ctx, kind: tuple(x.slug for x in getattr(ctx.get("site").site, kind)), digest),
             Step("plan", 5, self.plan, digest),
             *collab.steps(),  # the co-author network's page and data
+            *Related(self.drafts).steps(),  # each paper page's related papers
         ]
 
     def site(self, ctx: Context, arg: None) -> Built:

@@ -1,0 +1,110 @@
+"""The related-papers steps: the texts' neighbours made once and kept through edits that leave every title and
+abstract as it was, and a paper page rendered again for its list only when the list changed."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from sitegen.build.build import build
+from sitegen.build.persisted import run_build
+from sitegen.build.site_engine import SiteEngine
+from sitegen.model import similar
+
+from ...site_factory import copy_site, tree_bytes
+from ..test_incremental import _replace_field as replace_field
+
+NEIGHBOURS = ("neighbours", None)
+
+
+def _abstract(path: Path) -> str:
+    return str(yaml.safe_load(path.read_text().split("---")[1])["abstract"])
+
+
+def _papers(root: Path) -> list[Path]:
+    return sorted((root / "content/papers").glob("*.md"))
+
+
+def _clean(root: Path, folder: Path) -> dict[str, bytes]:
+    build(root, folder, search=False, use_cache=False)
+    return tree_bytes(folder)
+
+
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many times the neighbours are worked out from here on (the real function, counted)."""
+    calls: list[int] = []
+    real: Callable[..., Any] = similar.nearest
+
+    def nearest(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(similar, "nearest", nearest)
+    return calls
+
+
+def test_an_abstract_edit_renders_again_only_the_pages_whose_list_changed(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    memo = engine.engine.memo
+    slugs = engine.engine.get("order")
+    before = {slug: engine.engine.get("related", slug) for slug in slugs}
+    pages = {key: record for key, record in memo.records.items() if key[0] == "page"}
+    edited, donor = _papers(root)[3], _papers(root)[40]  # the first takes the second's abstract: its neighbours move
+    replace_field(edited, "abstract", repr(_abstract(donor)))
+    change = engine.update([edited])
+    after = {slug: engine.engine.get("related", slug) for slug in slugs}
+    moved = {slug for slug in slugs if before[slug] != after[slug]}
+    assert len(moved) > 2
+    written = {out.split("/")[1] for out in change.written if out.startswith("papers/") and out.endswith(".html")}
+    assert written == moved | {edited.stem}, "the edited paper's page and those whose list changed"
+    ran = {key[1][2] for key, record in pages.items() if key[1][1] == "paper" and memo.records[key] is not record}
+    # the pages showing its title, which read its entry: in their list, or as the paper before or after in time
+    shown = engine.engine.get("paper", edited.stem)
+    showing = {slug for slug in slugs if any(r.slug == edited.stem for r in before[slug])} | {shown.newer, shown.older}
+    assert moved <= ran <= moved | showing | {edited.stem}
+    assert len(ran) < len(slugs) / 2
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+@pytest.mark.parametrize("edit", ["notes", "tags", "date"])
+def test_an_edit_leaving_every_title_and_abstract_does_not_work_out_the_neighbours(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edit: str) -> None:
+    root = copy_site(tmp_path / "site", papers=12)
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    record = engine.engine.memo.records[NEIGHBOURS]
+    paper = _papers(root)[5]
+    if edit == "notes":
+        paper.write_text(paper.read_text() + "\nA new thought.\n")
+    elif edit == "tags":
+        replace_field(paper, "tags", "[attention, compilers]")
+    else:
+        replace_field(paper, "date", "2019-05-04")
+    calls = _counted(monkeypatch)
+    engine.update([paper])
+    assert engine.engine.memo.records[NEIGHBOURS] is record and calls == []
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_a_new_process_works_them_out_only_when_a_text_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The neighbours are saved with the memo on disk: a notes edit reads them back, an abstract edit makes them."""
+    root = copy_site(tmp_path / "site", papers=20)
+    calls = _counted(monkeypatch)
+    run_build(root, tmp_path / "out", None, False, 1)
+    assert calls == [1]
+    paper = _papers(root)[7]
+    time.sleep(0.01)
+    paper.write_text(paper.read_text() + "\nA new thought.\n")
+    run_build(root, tmp_path / "out", None, False, 1)
+    assert calls == [1], "a notes edit"
+    replace_field(paper, "abstract", repr(_abstract(_papers(root)[8])))
+    run_build(root, tmp_path / "out", None, False, 1)
+    assert calls == [1, 1], "an abstract edit"
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")

@@ -1,0 +1,95 @@
+"""Text similarity: TF-IDF cosine nearest neighbours, against the definition worked out the long way."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sitegen.model import similar
+
+from ..html_tools import REPO, committed_entries
+
+
+def _naive(texts: dict[str, str], k: int = similar.NEAREST, budget: int = similar.PAIR_BUDGET) -> dict[str, list[str]]:
+    """The definition: full TF-IDF vectors over the vocabulary, every pair's cosine, sorted."""
+    words = {key: Counter(similar.WORD.findall(text.lower())) for key, text in texts.items()}
+    frequency = Counter(w for used in words.values() for w in used)
+    idf = similar.vocabulary(frequency, len(texts), budget)
+    vectors = {}
+    for key, used in words.items():
+        vector = {w: (1 + math.log(c)) * idf[w] for w, c in used.items() if w in idf}
+        norm = math.sqrt(sum(v * v for v in vector.values()))
+        vectors[key] = {w: v / norm for w, v in vector.items()}
+    found = {}
+    for key, vector in vectors.items():
+        scored = [(-round(sum(v * other.get(w, 0.0) for w, v in vector.items()), 4), o)
+                  for o, other in vectors.items() if o != key and vector.keys() & other.keys()]
+        if scored:
+            found[key] = [o for _, o in sorted(scored)[:k]]
+    return found
+
+
+def _bundled() -> dict[str, str]:
+    return {slug: f"{meta['title']}\n{meta.get('abstract') or ''}" for slug, meta in committed_entries().items()}
+
+
+def test_the_bundled_lists_neighbours_are_the_cosines_worked_out_the_long_way() -> None:
+    texts = _bundled()
+    fast = {key: [o for o, _ in near] for key, near in similar.nearest(texts).items()}
+    assert fast == _naive(texts)
+    assert len(fast) == len(texts), "every paper of the list has neighbours"
+
+
+words = st.sampled_from(["tensor", "kernel", "cache", "gpu", "sparse", "attention", "the", "of", "compiler", "Kernel",
+                         "GPUs", "3d"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.dictionaries(st.text("abcdef", min_size=1, max_size=4), st.lists(words, max_size=12).map(" ".join),
+                             min_size=2, max_size=12),
+       budget=st.integers(0, 40))
+def test_any_small_list_matches_the_definition_whatever_the_budget(texts: dict[str, str], budget: int) -> None:
+    fast = {key: [o for o, _ in near] for key, near in similar.nearest(texts, budget=budget).items()}
+    assert fast == _naive(texts, budget=budget)
+
+
+def test_rare_words_match_and_common_ones_do_not() -> None:
+    texts = {
+        "a": "Pipeline parallelism with zero bubbles for the training of transformers",
+        "b": "Zero bubbles: pipeline parallelism scheduling for transformers",
+        "c": "Quantized attention kernels for transformers",
+        "d": "Attention kernels, quantized, for transformers on GPUs",
+        "e": "A survey of transformers",
+    }
+    near = similar.nearest(texts)
+    assert near["a"][0][0] == "b" and near["c"][0][0] == "d"
+    assert "e" not in near, "'transformers' is in every paper and 'survey' in one: nothing to match on"
+    assert all(0 < score <= 1 for found in near.values() for _, score in found)
+
+
+def test_stop_words_numbers_and_single_letters_never_count() -> None:
+    frequency = Counter({"the": 2, "we": 2, "2024": 2, "x": 2, "kernel": 2, "gpu": 9})
+    assert set(similar.vocabulary(frequency, papers=10)) == {"kernel"}, "'gpu' is in most papers"
+
+
+def test_past_the_budget_the_most_common_words_go_first() -> None:
+    frequency = Counter({"rare": 2, "middling": 3, "common": 4})
+    assert set(similar.vocabulary(frequency, papers=10, budget=1 + 3)) == {"rare", "middling"}
+    assert set(similar.vocabulary(frequency, papers=10, budget=3)) == {"rare"}
+
+
+def test_the_neighbours_do_not_depend_on_string_hashing() -> None:
+    """Sets and dicts of words iterate in another order in each process: the scores must not move."""
+    code = ("import json, sys; from sitegen.model import similar; from tests.html_tools import committed_entries; "
+            "t = {s: m['title'] + '\\n' + (m.get('abstract') or '') for s, m in committed_entries().items()}; "
+            "print(json.dumps(similar.nearest(dict(reversed(list(t.items()))))))")
+    runs = {subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=REPO,
+                           env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)}).stdout
+            for seed in ("1", "2", "3")}
+    assert len(runs) == 1
