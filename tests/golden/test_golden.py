@@ -42,7 +42,8 @@ def test_golden_site_content_is_what_it_should_be() -> None:
 
 def test_golden_site_gives_a_person_one_page_and_their_other_spelling_a_redirect() -> None:
     """'L. Kaiser' (an alias in lukasz-kaiser.yaml) wrote One Model: on Łukasz Kaiser's page, bylined as written."""
-    assert listed_papers(read_html(EXPECTED / "authors/lukasz-kaiser/index.html")) == ["one-model", "lukasz-attention"]
+    assert listed_papers(read_html(EXPECTED / "authors/lukasz-kaiser/index.html")) == [
+        "tensor2tensor", "one-model", "lukasz-attention", "outrageously-large-networks"]
     byline = next(by_class(read_html(EXPECTED / "papers/one-model/index.html"), "paper-authors"))
     first = byline.find("a")
     assert first is not None and text_of(first) == "L. Kaiser"
@@ -61,12 +62,15 @@ def test_golden_site_gives_a_person_one_page_and_their_other_spelling_a_redirect
 
 
 def test_golden_site_lists_related_papers_with_why() -> None:
-    """A shared author and a close abstract rank first; a tag and the abstract's one rare word in common next."""
+    """Shared authors ('L. Kaiser' is Łukasz Kaiser), then a close abstract, then a tag and a rare word in common."""
     page = read_html(EXPECTED / "papers/lukasz-attention/index.html")
     [block] = [s for s in page.iter("section") if s.get("aria-labelledby") == "related-heading"]
     shown = [(li.find("a").get("href"), "".join(li.find("span[@class='why']").itertext()))
              for li in block.iter("li")]
-    assert shown == [("../../papers/sparsely-gated-experts/", "same author · similar abstract"),
+    assert shown == [("../../papers/tensor2tensor/", "same 3 authors · shares a tag · similar abstract"),
+                     ("../../papers/sparsely-gated-experts/", "same author · similar abstract"),
+                     ("../../papers/one-model/", "same 2 authors · shares a tag"),
+                     ("../../papers/outrageously-large-networks/", "same 2 authors · shares a tag"),
                      ("../../papers/bert-pre-training/", "shares a tag · similar abstract")]
 
 
@@ -116,9 +120,10 @@ def test_golden_site_charts_what_was_seen_over_time_and_ranks_the_risers() -> No
 def test_golden_site_draws_its_co_author_network() -> None:
     """Two groups who write together: two clusters named by their tags, their data, and each author's drawing."""
     data = json.loads((EXPECTED / "network/graph.json").read_text(encoding="utf-8"))
-    assert len(data["nodes"]) == 10 and [c[0] for c in data["clusters"]] == ["attention · mixture-of-experts",
+    assert len(data["nodes"]) == 11 and [c[0] for c in data["clusters"]] == ["attention · mixture-of-experts",
                                                                              "retrieval · attention"]
-    assert data["nodes"][0][4:] == ["Łukasz Kaiser", "lukasz-kaiser"] and [0, 1, 3] in data["edges"]
+    # 'L. Kaiser' of One Model is Łukasz Kaiser (an alias): four papers with Noam Shazeer, one tie
+    assert data["nodes"][0][4:] == ["Noam Shazeer", "noam-shazeer"] and [0, 1, 4] in data["edges"]
     page = read_html(EXPECTED / "network/index.html")
     assert [a.get("href") for a in page.iter("a") if (a.get("href") or "").startswith("../authors/")
             and a.get("href") != "../authors/"] == [f"../authors/{n[5]}/" for n in (
