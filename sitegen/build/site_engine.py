@@ -36,6 +36,7 @@ from .steps.structure import Structure
 if TYPE_CHECKING:
     from jinja2 import Environment
 
+    from ..model.model import Site
     from .parallel import Progress
 
 
@@ -86,7 +87,7 @@ class SiteEngine:
         self.before_writing: Callable[[], None] = lambda: None
         self.staging_marker = ""
         # Called with a full build's stage before it is swapped in (`sitegen build` indexes it for search there)
-        self.finishing: Callable[[Stage], object] = lambda stage: None
+        self.finishing: Callable[[Stage, SiteEngine], object] = lambda stage, engine: None
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
         records = self.engine.memo.records  # a memo from disk: the output as the last build left it
@@ -120,7 +121,7 @@ class SiteEngine:
                     for name, path in static.items():
                         stage.copy(f"{STATIC_PREFIX}{name}", path)
                     change.removed_count = stale_count(self.output, stage.files)
-                    self.finishing(stage)
+                    self.finishing(stage, self)
             finally:
                 saver.result()
         self.pending = {}
@@ -135,6 +136,10 @@ class SiteEngine:
         return change
 
     full = build  # what the preview calls it
+
+    def model(self) -> Site:
+        """The site's model as it now stands (made from the memo if this engine has not needed it yet)."""
+        return self.engine.get("site").site  # type: ignore[no-any-return]
 
     def _index_readers(self) -> None:
         """Make the memo's reverse edges in a thread, for a long-lived engine's first update to find ready.

@@ -17,6 +17,7 @@ from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
 from ..publish.search import SearchIndex
 from ..publish.search import refresh as refresh_index
+from ..publish.search_records import records
 from .server import PreviewServer, error_overlay
 from .watch import Watcher
 
@@ -104,7 +105,7 @@ class PreviewSession:
             self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
-                self._report_index(refresh_index(self.output))
+                self._report_index(refresh_index(self.output, records(self.state.model())))
         except BaseException:
             self.server.server_close()
             self._remove_folders()
@@ -198,7 +199,13 @@ class PreviewSession:
         while self._index_wanted.is_set():
             self._index_wanted.clear()
             with self._index_lock:
-                self._report_index(refresh_index(self.output))
+                try:
+                    with self._lock:  # the model as the last rebuild left it, never one being updated
+                        wanted = records(self.state.model())
+                except Exception as exc:  # the next successful rebuild indexes again
+                    self.log(f"warning: search index not refreshed ({exc})")
+                    continue
+                self._report_index(refresh_index(self.output, wanted))
 
     def _report_index(self, result: SearchIndex) -> None:
         if not result.ok:
