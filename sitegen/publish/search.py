@@ -95,7 +95,7 @@ def binary() -> Path | None:
     return Path(found) if found else None
 
 
-def shards(records: Sequence[Record], exe: Path, size: int = SHARD_SIZE) -> list[Shard]:
+def shards(records: Sequence[Record], exe: Path, size: int) -> list[Shard]:
     """`records` cut into shards of `size`, each with a digest of what decides its bundle."""
     stat = exe.stat()
     made = []
@@ -109,7 +109,7 @@ def shards(records: Sequence[Record], exe: Path, size: int = SHARD_SIZE) -> list
 
 
 def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
-          shard_size: int = SHARD_SIZE) -> SearchIndex:
+          shard_size: int | None = None) -> SearchIndex:
     """Write the search bundle for `records` into the new folder `bundle`, keeping the shards of the bundle
     `previous` whose records are unchanged; never raises for a missing or failing binary."""
     exe = binary()
@@ -117,7 +117,7 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
         return SearchIndex(False, message="search index skipped: Pagefind is not installed "
                                           "(pip install 'pagefind[bin]')")
     started = time.perf_counter()
-    made = shards(records, exe, shard_size)
+    made = shards(records, exe, shard_size or SHARD_SIZE)
     kept = _kept(previous) if previous is not None else {}
     bundle.mkdir(parents=True)
     fresh = []
@@ -238,7 +238,7 @@ def write_words(bundle: Path) -> None:
     (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
 
 
-def refresh(site_dir: Path, records: Sequence[Record], shard_size: int = SHARD_SIZE) -> SearchIndex:
+def refresh(site_dir: Path, records: Sequence[Record], shard_size: int | None = None) -> SearchIndex:
     """Bring the index of a built or served site up to date: build beside it, keeping the shards that did
     not change, then swap it in."""
     fresh = site_dir / f".{BUNDLE}-new"

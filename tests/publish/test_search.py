@@ -27,10 +27,10 @@ NOTES_WORD = "zorblefrumpish"  # made up: appears in one entry's curator notes a
 READY = ", ".join(f"#search[data-state={state}]" for state in ("done", "idle", "unavailable", "failed"))
 
 
-def fragments(site: Path) -> list[dict[str, Any]]:
-    """Every page record in a Pagefind bundle (gzip files holding a signature, then JSON)."""
+def fragments(site: Path, bundle: str = "pagefind") -> list[dict[str, Any]]:
+    """Every page record in the shards of a search bundle (gzip files holding a signature, then JSON)."""
     records = []
-    for path in search.fragment_paths(site / "pagefind"):
+    for path in search.fragment_paths(site / bundle):
         raw = gzip.decompress(path.read_bytes())
         assert raw.startswith(b"pagefind_dcd"), f"unexpected fragment format in {path.name}"
         records.append(json.loads(raw[len(b"pagefind_dcd"):]))
