@@ -112,7 +112,7 @@ def _records(engine: SiteEngine) -> list[Record]:
     """What the search index holds, from the engine's model."""
     from ..publish.search_records import records
 
-    return records(engine.model())
+    return records(engine.model(), engine.paper)
 
 
 def _result(output: Path, change: EngineChange) -> BuildResult:

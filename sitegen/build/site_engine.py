@@ -36,7 +36,7 @@ from .steps.structure import Structure
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from ..model.model import Site
+    from ..model.model import Paper, Site
     from .parallel import Progress
 
 
@@ -140,6 +140,11 @@ class SiteEngine:
     def model(self) -> Site:
         """The site's model as it now stands (made from the memo if this engine has not needed it yet)."""
         return self.engine.get("site").site  # type: ignore[no-any-return]
+
+    def paper(self, slug: str) -> Paper | None:
+        """A paper with its entry as it now reads: after a notes edit the model keeps the entry it was made
+        with (nothing it places moved), and the paper step takes the new one."""
+        return self.engine.get("paper", slug)  # type: ignore[no-any-return]
 
     def _index_readers(self) -> None:
         """Make the memo's reverse edges in a thread, for a long-lived engine's first update to find ready.

@@ -41,8 +41,13 @@ from .search_records import Record
 BUNDLE = "pagefind"
 MANIFEST = "sitegen-search.json"
 WORDS_FILE = "sitegen-words.json"
-# Papers a shard holds: Pagefind takes about 280 MB for 2,000, and two shards are indexed at once.
+TITLES_FILE = "sitegen-titles.json"  # in each shard: its titles, as Pagefind read them, for the words file
+# Papers a shard holds: Pagefind takes about 240 MB for 2,000, and two shards are indexed at once. Past
+# MOST_SHARDS shards the size doubles (a search opens every shard); it changes only then, so an edit or a new
+# paper still changes one shard. The preview indexes smaller shards, for an edit found sooner.
 SHARD_SIZE = 2000
+PREVIEW_SHARD_SIZE = 500
+MOST_SHARDS = 32
 PARALLEL = 2
 TIMEOUT = 600  # seconds one Pagefind run may take
 FORMAT = "sitegen-search 1"  # part of each shard's digest: a change to what a shard holds re-indexes them all
@@ -95,8 +100,17 @@ def binary() -> Path | None:
     return Path(found) if found else None
 
 
-def shards(records: Sequence[Record], exe: Path, size: int) -> list[Shard]:
-    """`records` cut into shards of `size`, each with a digest of what decides its bundle."""
+def size_for(papers: int, smallest: int) -> int:
+    """`smallest`, doubled until `papers` fit in MOST_SHARDS shards."""
+    size = smallest
+    while papers > size * MOST_SHARDS:
+        size *= 2
+    return size
+
+
+def shards(records: Sequence[Record], exe: Path, smallest: int) -> list[Shard]:
+    """`records` cut into shards, each with a digest of what decides its bundle."""
+    size = size_for(len(records), smallest)
     stat = exe.stat()
     made = []
     for number, start in enumerate(range(0, len(records), size)):
@@ -199,6 +213,9 @@ def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str])
     pagefind_stable.stabilize(output)
     for name in UNUSED:
         (output / name).unlink(missing_ok=True)
+    titles = [title for path in sorted(output.glob("fragment/*.pf_fragment"))
+              if (title := _fragment_title(path)) is not None]
+    (output / TITLES_FILE).write_text(json.dumps(titles, ensure_ascii=False) + "\n", encoding="utf-8")
     return usage.ru_maxrss
 
 
@@ -232,8 +249,10 @@ def fragment_paths(bundle: Path) -> list[Path]:
 
 
 def write_words(bundle: Path) -> None:
-    """Write the bundle's title words, read back from the page records Pagefind wrote (tests pin the format)."""
-    titles = [title for path in fragment_paths(bundle) if (title := _fragment_title(path)) is not None]
+    """Write the bundle's title words, from the titles each shard's page records hold (tests pin the format)."""
+    titles: list[str] = []
+    for path in sorted(bundle.glob(f"s*/{TITLES_FILE}")):
+        titles += json.loads(path.read_text(encoding="utf-8"))
     text = json.dumps({"words": title_words(titles)}, ensure_ascii=False, separators=(",", ":"))
     (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
 

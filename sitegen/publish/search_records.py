@@ -14,6 +14,7 @@ new paper changes the one shard that holds it.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markupsafe import escape
@@ -29,14 +30,13 @@ class Record:
     html: str
 
 
-def records(site: Site) -> list[Record]:
-    """Every paper's record, oldest first (see the module's docstring)."""
-    def age(slug: str) -> tuple[dt.date, str]:
-        return site.papers[slug].entry.date or dt.date.min, slug
-
+def records(site: Site, current: Callable[[str], Paper | None] | None = None) -> list[Record]:
+    """Every paper's record, oldest first (see the module's docstring); `current` gives a paper with its entry
+    as it now reads, where the model may hold the one it was made with."""
+    papers = [(current(slug) if current else None) or site.papers[slug] for slug in site.order]
+    papers.sort(key=lambda paper: (paper.entry.date or dt.date.min, paper.entry.slug))
     language = site.config.language
-    return [Record(f"{site.papers[slug].route}index.html", document(site.papers[slug], language))
-            for slug in sorted(site.order, key=age)]
+    return [Record(f"{paper.route}index.html", document(paper, language)) for paper in papers]
 
 
 def search_authors(paper: Paper) -> str:

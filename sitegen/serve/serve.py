@@ -15,7 +15,7 @@ from pathlib import Path
 from ..build.site_engine import EngineChange, SiteEngine
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
-from ..publish.search import SearchIndex
+from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex
 from ..publish.search import refresh as refresh_index
 from ..publish.search_records import records
 from .server import PreviewServer, error_overlay
@@ -89,6 +89,7 @@ class PreviewSession:
         parent = preview_parent(self.root)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-", dir=parent))
         self.history: list[RebuildRecord] = []
+        self.indexed: list[SearchIndex] = []  # each search index made, for the terminal and for tests
         self._lock = threading.Lock()
         self.search = search
         self._index_lock = threading.Lock()
@@ -105,7 +106,8 @@ class PreviewSession:
             self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
-                self._report_index(refresh_index(self.output, records(self.state.model())))
+                wanted = records(self.state.model(), self.state.paper)
+                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
         except BaseException:
             self.server.server_close()
             self._remove_folders()
@@ -201,13 +203,14 @@ class PreviewSession:
             with self._index_lock:
                 try:
                     with self._lock:  # the model as the last rebuild left it, never one being updated
-                        wanted = records(self.state.model())
+                        wanted = records(self.state.model(), self.state.paper)
                 except Exception as exc:  # the next successful rebuild indexes again
                     self.log(f"warning: search index not refreshed ({exc})")
                     continue
-                self._report_index(refresh_index(self.output, wanted))
+                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
 
     def _report_index(self, result: SearchIndex) -> None:
+        self.indexed.append(result)
         if not result.ok:
             self.log(f"warning: {result.message}")
 

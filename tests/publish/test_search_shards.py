@@ -91,6 +91,21 @@ def test_a_list_without_papers_has_an_empty_index(tmp_path: Path) -> None:
     assert json.loads((tmp_path / "pagefind" / search.MANIFEST).read_text(encoding="utf-8"))["shards"] == []
 
 
+def test_a_rebuild_after_a_notes_edit_finds_the_notes_as_a_clean_build_does(tmp_path: Path,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "SHARD_SIZE", 4)  # 12 papers in three shards
+    site = copy_site(tmp_path / "site", papers=12)
+    assert build(site, site / "public").search.indexed == 3  # type: ignore[union-attr]
+    entry = sorted((site / "content" / "papers").glob("*.md"))[7]
+    entry.write_text(entry.read_text(encoding="utf-8") + "\nA quokkafied idea.\n", encoding="utf-8")
+    again = build(site, site / "public").search
+    assert again is not None and again.ok and (again.shards, again.indexed) == (3, 1)
+    found = [r["url"] for r in fragments(site / "public") if "quokkafied" in r["content"]]
+    assert found == [f"/papers/{entry.stem}/"]
+    build(site, tmp_path / "clean", use_cache=False)
+    assert tree_bytes(site / "public" / "pagefind") == tree_bytes(tmp_path / "clean" / "pagefind")
+
+
 # ---- the search page over three shards ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
