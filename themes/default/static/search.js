@@ -16,7 +16,8 @@
 
   var FACETS = [
     { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
-    { key: "author", label: "Author", noun: "author", any: "Any author" },
+    // thousands of authors: a box that suggests names as they are typed, not a list to scroll
+    { key: "author", label: "Author", noun: "author", any: "Any author", typeahead: true },
     { key: "year", label: "Year", noun: "year", any: "Any year" },
     { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" },
     // the curator's fields: shown once the index holds a paper with one (a list may use neither)
@@ -143,13 +144,18 @@
 
   var selects = {};
   var fields = {};
+  var suggestions = {}; // typeahead facet -> its <datalist>
+  var known = {}; // typeahead facet -> the values it suggests now
   var facetControls = FACETS.map(function (facet) {
-    var select = el("select", { id: facet.id || "search-" + facet.key, name: facet.key, disabled: true }, [
-      el("option", { value: "", text: facet.any })
-    ]);
+    var id = facet.id || "search-" + facet.key;
+    var select = facet.typeahead
+      ? el("input", { id: id, name: facet.key, type: "search", list: id + "-names", autocomplete: "off",
+                      spellcheck: "false", placeholder: facet.any, disabled: true })
+      : el("select", { id: id, name: facet.key, disabled: true }, [el("option", { value: "", text: facet.any })]);
     selects[facet.key] = select;
+    if (facet.typeahead) suggestions[facet.key] = el("datalist", { id: id + "-names" });
     fields[facet.key] = el("div", { class: "search-field", hidden: !!facet.optional }, [
-      el("label", { for: select.id, text: facet.label }), select
+      el("label", { for: select.id, text: facet.label }), select, suggestions[facet.key]
     ]);
     return fields[facet.key];
   });
@@ -219,11 +225,15 @@
     values.sort(facet.key === "year" || facet.key === "rating"
       ? function (a, b) { return b.localeCompare(a); }
       : function (a, b) { return a.localeCompare(b, undefined, { sensitivity: "base" }); });
-    select.textContent = "";
-    select.appendChild(el("option", { value: "", text: facet.any }));
+    var list = suggestions[facet.key];
+    if (list) known[facet.key] = {};
+    (list || select).textContent = "";
+    if (!list) select.appendChild(el("option", { value: "", text: facet.any }));
     values.forEach(function (value) {
       var count = (counts && counts[value]) || 0;
-      select.appendChild(el("option", { value: value, text: value + " (" + count + ")" }));
+      if (list) known[facet.key][value] = true;
+      (list || select).appendChild(el("option", list ? { value: value, label: plural(count, "paper", "papers") }
+                                                    : { value: value, text: value + " (" + count + ")" }));
     });
     select.value = chosen;
   }
@@ -442,6 +452,13 @@
   });
   FACETS.forEach(function (facet) {
     selects[facet.key].addEventListener("change", function () {
+      params.delete(facet.key);
+      search();
+    });
+    // a name picked from the suggestions, or the box emptied, filters at once; other typing waits for Enter
+    if (facet.typeahead) selects[facet.key].addEventListener("input", function () {
+      var value = selects[facet.key].value;
+      if (value && !(known[facet.key] || {})[value]) return;
       params.delete(facet.key);
       search();
     });
