@@ -1,12 +1,13 @@
 """The search step measured alone, each way of feeding Pagefind on the same corpus (benchmarks/README.md, Search).
 
-    python -m benchmarks.search_bench SITE --variant pages|glob|records [--shard-size N]
+    python -m benchmarks.search_bench SITE --variant pages|glob|records|edit|api [--shard-size N]
 
 SITE is a site root whose `public/` a `sitegen build --no-search` has written. `pages` is the
 indexing step as it was (Pagefind over the whole output), `glob` the same over the paper pages
 only, `records` what `sitegen build` does now (records from the model, in shards). Each prints one
 JSON line: wall seconds, CPU seconds of the Pagefind runs, the peak memory of one run, and for
-`records` the seconds spent making the model and the records. `api` times the pagefind Python
+`records` the seconds spent making the model and the records. `edit` times the preview's refresh after
+a notes edit (`--shard-size 500`, as the preview cuts its index). `api` times the pagefind Python
 package's own client adding custom records (`--papers` of them): it reads one answer per 0.1 s.
 """
 
@@ -65,6 +66,30 @@ def records(site: Path, shard_size: int) -> dict[str, object]:
             "records_s": round(recorded - modelled, 2), "bundle_mb": round(result.size / 1e6, 1), "files": result.files}
 
 
+def edit(site: Path, shard_size: int) -> dict[str, object]:
+    """The preview after a notes edit: the index made, one paper's notes changed, the index refreshed
+    (the records made again, the edited shard indexed, the others kept, swapped in)."""
+    from sitegen.build.site_engine import SiteEngine
+    from sitegen.publish.search_records import Record
+    from sitegen.publish.search_records import records as make_records
+
+    with tempfile.TemporaryDirectory() as work:
+        model = SiteEngine(site, Path(work) / "out").model()
+        made = make_records(model)
+        (Path(work) / "site").mkdir()
+        first = search.refresh(Path(work) / "site", made, shard_size)
+        started = time.perf_counter()
+        again = make_records(model)
+        middle = len(again) // 2
+        again[middle] = Record(again[middle].path, again[middle].html.replace("</article>", "<p>edited</p></article>"))
+        recorded = time.perf_counter()
+        second = search.refresh(Path(work) / "site", again, shard_size)
+        done = time.perf_counter()
+    assert first.ok and second.ok and second.indexed == 1, (first, second)
+    return {"wall_s": round(done - started, 2), "records_s": round(recorded - started, 2),
+            "refresh_s": round(done - recorded, 2), "shards": second.shards, "first_s": round(first.seconds, 2)}
+
+
 def api(site: Path, papers: int) -> dict[str, object]:
     """The pagefind package's client adding `papers` custom records (no HTML), as its documentation shows."""
     from pagefind.index import PagefindIndex  # type: ignore[import-not-found]
@@ -92,7 +117,7 @@ def api(site: Path, papers: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("site", type=Path)
-    parser.add_argument("--variant", choices=("pages", "glob", "records", "api"), required=True)
+    parser.add_argument("--variant", choices=("pages", "glob", "records", "edit", "api"), required=True)
     parser.add_argument("--shard-size", type=int, default=search.SHARD_SIZE)
     parser.add_argument("--papers", type=int, default=200)
     args = parser.parse_args()
@@ -103,6 +128,8 @@ def main() -> None:
         figures = pages(site, "papers/*/index.html")
     elif args.variant == "records":
         figures = records(site, args.shard_size)
+    elif args.variant == "edit":
+        figures = edit(site, args.shard_size)
     else:
         figures = api(site, args.papers)
     print(json.dumps({"variant": args.variant, "shard_size": args.shard_size, **figures}), flush=True)
