@@ -48,14 +48,14 @@ def pages(site: Path, glob: str | None) -> dict[str, object]:
 
 def records(site: Path, shard_size: int) -> dict[str, object]:
     """The step as `sitegen build` runs it: the model, its records, the shards indexed."""
-    from sitegen.build.site_engine import SiteEngine
-    from sitegen.publish.search_records import records as make_records
+    from sitegen.build.site_engine import SiteEngine, search_records
 
     with tempfile.TemporaryDirectory() as work:
         started = time.perf_counter()
-        model = SiteEngine(site, Path(work) / "out").model()
+        engine = SiteEngine(site, Path(work) / "out")
+        engine.engine.get("site")
         modelled = time.perf_counter()
-        made = make_records(model)
+        made = search_records(engine)
         recorded = time.perf_counter()
         result = search.index(Path(work) / "pagefind", made, shard_size=shard_size)
         done = time.perf_counter()
@@ -69,17 +69,16 @@ def records(site: Path, shard_size: int) -> dict[str, object]:
 def edit(site: Path, shard_size: int) -> dict[str, object]:
     """The preview after a notes edit: the index made, one paper's notes changed, the index refreshed
     (the records made again, the edited shard indexed, the others kept, swapped in)."""
-    from sitegen.build.site_engine import SiteEngine
+    from sitegen.build.site_engine import SiteEngine, search_records
     from sitegen.publish.search_records import Record
-    from sitegen.publish.search_records import records as make_records
 
     with tempfile.TemporaryDirectory() as work:
-        model = SiteEngine(site, Path(work) / "out").model()
-        made = make_records(model)
+        engine = SiteEngine(site, Path(work) / "out")
+        made = search_records(engine)
         (Path(work) / "site").mkdir()
         first = search.refresh(Path(work) / "site", made, shard_size)
         started = time.perf_counter()
-        again = make_records(model)
+        again = search_records(engine)
         middle = len(again) // 2
         again[middle] = Record(again[middle].path, again[middle].html.replace("</article>", "<p>edited</p></article>"))
         recorded = time.perf_counter()
@@ -97,7 +96,7 @@ def api(site: Path, papers: int) -> dict[str, object]:
     from sitegen.build.site_engine import SiteEngine
 
     with tempfile.TemporaryDirectory() as work:
-        model = SiteEngine(site, Path(work) / "out").model()
+        model = SiteEngine(site, Path(work) / "out").engine.get("site").site
         chosen = [model.papers[slug] for slug in sorted(model.order)[:papers]]
 
         async def run() -> None:

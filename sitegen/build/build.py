@@ -18,7 +18,6 @@ from ..common.errors import Report
 
 if TYPE_CHECKING:
     from ..publish.search import SearchIndex
-    from ..publish.search_records import Record
     from ..publish.writer import Stage
     from .parallel import Progress
     from .site_engine import EngineChange, SiteEngine
@@ -62,6 +61,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
            search: bool, jobs: int | None, use_cache: bool) -> BuildResult:
     """`build`, its failures as they come."""
     from ..publish.writer import check_output, recover
+    from .site_engine import search_records
 
     started = time.perf_counter()
     # A killed build's journal is finished and its leftovers removed; what it had begun (the
@@ -79,7 +79,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
             from ..publish.search import index as search_index
 
             previous = output / BUNDLE
-            indexed.append(search_index(stage.path / BUNDLE, _records(engine),
+            indexed.append(search_index(stage.path / BUNDLE, search_records(engine),
                                         previous if previous.is_dir() else None))
             stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / BUNDLE).rglob("*")}
 
@@ -88,7 +88,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         if search and change.stage is None and any(w.endswith(".html") for w in change.written + change.removed):
             from ..publish.search import refresh as refresh_index
 
-            indexed.append(refresh_index(output, _records(engine)))
+            indexed.append(refresh_index(output, search_records(engine)))
 
     if use_cache:
         from .persisted import run_build
@@ -106,13 +106,6 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         result.search = indexed[0]
     result.seconds = time.perf_counter() - started
     return result
-
-
-def _records(engine: SiteEngine) -> list[Record]:
-    """What the search index holds, from the engine's model."""
-    from ..publish.search_records import records
-
-    return records(engine.model(), engine.paper)
 
 
 def _result(output: Path, change: EngineChange) -> BuildResult:

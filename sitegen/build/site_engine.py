@@ -36,7 +36,7 @@ from .steps.structure import Structure
 if TYPE_CHECKING:
     from jinja2 import Environment
 
-    from ..model.model import Paper, Site
+    from ..publish.search_records import Record
     from .parallel import Progress
 
 
@@ -136,15 +136,6 @@ class SiteEngine:
         return change
 
     full = build  # what the preview calls it
-
-    def model(self) -> Site:
-        """The site's model as it now stands (made from the memo if this engine has not needed it yet)."""
-        return self.engine.get("site").site  # type: ignore[no-any-return]
-
-    def paper(self, slug: str) -> Paper | None:
-        """A paper with its entry as it now reads: after a notes edit the model keeps the entry it was made
-        with (nothing it places moved), and the paper step takes the new one."""
-        return self.engine.get("paper", slug)  # type: ignore[no-any-return]
 
     def _index_readers(self) -> None:
         """Make the memo's reverse edges in a thread, for a long-lived engine's first update to find ready.
@@ -293,3 +284,12 @@ def _compile(env: Environment) -> None:
     from ..render.render import compile_templates
 
     compile_templates(env)
+
+
+def search_records(engine: SiteEngine) -> list[Record]:
+    """What the search index holds, from the model as it now stands, each paper with its entry as it now
+    reads: after a notes edit the model keeps the entry it was made with (nothing it places moved), and
+    the paper step takes the new one."""
+    from ..publish.search_records import records
+
+    return records(engine.engine.get("site").site, lambda slug: engine.engine.get("paper", slug))

@@ -12,12 +12,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build.site_engine import EngineChange, SiteEngine
+from ..build.site_engine import EngineChange, SiteEngine, search_records
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
 from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex
 from ..publish.search import refresh as refresh_index
-from ..publish.search_records import records
 from .server import PreviewServer, error_overlay
 from .watch import Watcher
 
@@ -106,7 +105,7 @@ class PreviewSession:
             self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
-                wanted = records(self.state.model(), self.state.paper)
+                wanted = search_records(self.state)
                 self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
         except BaseException:
             self.server.server_close()
@@ -203,7 +202,7 @@ class PreviewSession:
             with self._index_lock:
                 try:
                     with self._lock:  # the model as the last rebuild left it, never one being updated
-                        wanted = records(self.state.model(), self.state.paper)
+                        wanted = search_records(self.state)
                 except Exception as exc:  # the next successful rebuild indexes again
                     self.log(f"warning: search index not refreshed ({exc})")
                     continue

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from sitegen.build.build import build
-from sitegen.build.site_engine import SiteEngine
+from sitegen.build.site_engine import SiteEngine, search_records
 from sitegen.publish import search
-from sitegen.publish.search_records import Record, records
+from sitegen.publish.search_records import Record
 
 from ..conftest import BuiltSite
 from ..site_factory import copy_site, tree_bytes
@@ -43,7 +43,7 @@ def test_records_give_pagefind_what_the_paper_pages_gave(built_site: BuiltSite, 
 @pytest.fixture(scope="module")
 def model_records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     site = copy_site(tmp_path_factory.mktemp("records") / "site")
-    return records(SiteEngine(site, site / "public").model())
+    return search_records(SiteEngine(site, site / "public"))
 
 
 def test_records_come_oldest_first_and_say_nothing_of_the_rest_of_the_page(model_records: list[Record]) -> None:
