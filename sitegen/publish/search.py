@@ -136,17 +136,15 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
     bundle.mkdir(parents=True)
     fresh = []
     for shard in made:
-        if shard.digest in kept:
-            shutil.copytree(kept[shard.digest], bundle / shard.name, copy_function=os.link)
-        else:
+        if shard.digest not in kept or not _keep(kept[shard.digest], bundle / shard.name):
             fresh.append(shard)
     try:
         peak = _run_all(exe, bundle, fresh)
     except PagefindFailed as failed:
         shutil.rmtree(bundle, ignore_errors=True)
         return SearchIndex(False, message=f"search index skipped: {failed}")
-    manifest = {"format": FORMAT, "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest}
-                                             for s in made]}
+    manifest = {"format": FORMAT, "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
+                                              "bytes": _size(bundle / s.name)} for s in made]}
     (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
     write_words(bundle)
     files = [p for p in bundle.rglob("*") if p.is_file()]
@@ -155,15 +153,38 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
 
 
 def _kept(previous: Path) -> dict[str, Path]:
-    """The shards of a previous bundle by digest: only those its manifest lists and that are there."""
+    """The shards of a previous bundle by digest: only those its manifest lists and that are there whole."""
     try:
         manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
         if manifest.get("format") != FORMAT:
             return {}
-        listed = {entry["digest"]: previous / entry["path"] for entry in manifest["shards"]}
+        listed = {entry["digest"]: (previous / entry["path"], entry["bytes"]) for entry in manifest["shards"]}
     except (OSError, ValueError, LookupError, TypeError, AttributeError):
         return {}
-    return {digest: path for digest, path in listed.items() if (path / pagefind_stable.ENTRY).is_file()}
+    return {digest: path for digest, (path, size) in listed.items() if path.is_dir() and _size(path) == size}
+
+
+def _size(folder: Path) -> int:
+    """The bytes of a shard's files: a shard that lost or changed one since the manifest was written is indexed
+    again rather than kept."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _keep(source: Path, target: Path) -> bool:
+    """A shard of the previous bundle taken over, hard-linked where the file system allows; False if it
+    could not be read whole (it is then indexed again)."""
+    def link(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    try:
+        shutil.copytree(source, target, copy_function=link)
+    except (OSError, shutil.Error):
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+    return True
 
 
 class PagefindFailed(Exception):

@@ -77,6 +77,15 @@ def test_an_edit_reindexes_only_its_shard_and_equals_a_clean_index(model_records
     assert any("quokkafied" in r["content"] for r in fragments(tmp_path / "second", ""))
 
 
+def test_a_damaged_shard_of_the_last_index_is_indexed_again(model_records: list[Record], tmp_path: Path) -> None:
+    assert search.index(tmp_path / "first", model_records, shard_size=SMALL_SHARDS).indexed == 3
+    next((tmp_path / "first" / "s1" / "fragment").iterdir()).unlink()
+    again = search.index(tmp_path / "again", model_records, tmp_path / "first", shard_size=SMALL_SHARDS)
+    assert again.ok and again.indexed == 1
+    assert search.index(tmp_path / "clean", model_records, shard_size=SMALL_SHARDS).ok
+    assert tree_bytes(tmp_path / "again") == tree_bytes(tmp_path / "clean")
+
+
 def test_the_same_records_give_the_same_bytes(model_records: list[Record], tmp_path: Path) -> None:
     """Pagefind writes its filter values in hash-map order (Pagefind#638): sorted, the bundle is the same."""
     for name in ("a", "b"):
