@@ -1,13 +1,14 @@
 """The search step measured alone, each way of feeding Pagefind on the same corpus (benchmarks/README.md, Search).
 
-    python -m benchmarks.search_bench SITE --variant pages|glob|records|edit|api [--shard-size N]
+    python -m benchmarks.search_bench SITE --variant pages|glob|records|edit|api|lunr [--shard-size N]
 
 SITE is a site root whose `public/` a `sitegen build --no-search` has written. `pages` is the
 indexing step as it was (Pagefind over the whole output), `glob` the same over the paper pages
 only, `records` what `sitegen build` does now (records from the model, in shards). Each prints one
 JSON line: wall seconds, CPU seconds of the Pagefind runs, the peak memory of one run, and for
 `records` the seconds spent making the model and the records. `edit` times the preview's refresh after
-a notes edit (`--shard-size 500`, as the preview cuts its index). `api` times the pagefind Python
+a notes edit (`--shard-size 500`, as the preview cuts its index). `lunr` builds one lunr.py index of the
+same papers (`pip install lunr`; peak memory is the whole process's). `api` times the pagefind Python
 package's own client adding custom records (`--papers` of them): it reads one answer per 0.1 s.
 """
 
@@ -89,6 +90,32 @@ def edit(site: Path, shard_size: int) -> dict[str, object]:
             "refresh_s": round(done - recorded, 2), "shards": second.shards, "first_s": round(first.seconds, 2)}
 
 
+def lunr_index(site: Path) -> dict[str, object]:
+    """Another maintained engine on the same papers: lunr.py (`pip install lunr`), whose one serialized index
+    lunr.js loads whole in the browser."""
+    import gzip
+
+    from lunr import lunr  # type: ignore[import-not-found]
+
+    from sitegen.build.site_engine import SiteEngine
+
+    with tempfile.TemporaryDirectory() as work:
+        model = SiteEngine(site, Path(work) / "out").engine.get("site").site
+    docs = [{"id": p.route, "title": p.entry.title, "authors": " ".join(a.name for a in p.authors),
+             "body": f"{p.entry.notes_text} {p.entry.abstract}"} for p in (model.papers[s] for s in model.order)]
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    started = time.perf_counter()
+    index = lunr(ref="id", fields=[{"field_name": "title", "boost": 10}, {"field_name": "authors", "boost": 5}, "body"],
+                 documents=docs)
+    data = json.dumps(index.serialize(), separators=(",", ":")).encode()
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+            "peak_mb": round(after.ru_maxrss / 1024), "index_mb": round(len(data) / 1e6, 1),
+            "index_gzip_mb": round(len(gzip.compress(data)) / 1e6, 1)}
+
+
 def api(site: Path, papers: int) -> dict[str, object]:
     """The pagefind package's client adding `papers` custom records (no HTML), as its documentation shows."""
     from pagefind.index import PagefindIndex  # type: ignore[import-not-found]
@@ -116,7 +143,7 @@ def api(site: Path, papers: int) -> dict[str, object]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("site", type=Path)
-    parser.add_argument("--variant", choices=("pages", "glob", "records", "edit", "api"), required=True)
+    parser.add_argument("--variant", choices=("pages", "glob", "records", "edit", "api", "lunr"), required=True)
     parser.add_argument("--shard-size", type=int, default=search.SHARD_SIZE)
     parser.add_argument("--papers", type=int, default=200)
     args = parser.parse_args()
@@ -129,6 +156,8 @@ def main() -> None:
         figures = records(site, args.shard_size)
     elif args.variant == "edit":
         figures = edit(site, args.shard_size)
+    elif args.variant == "lunr":
+        figures = lunr_index(site)
     else:
         figures = api(site, args.papers)
     print(json.dumps({"variant": args.variant, "shard_size": args.shard_size, **figures}), flush=True)
