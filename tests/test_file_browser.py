@@ -71,7 +71,8 @@ def test_clicking_through_the_site_from_disk(page: RecordedPage, built_site: Bui
 
 
 def test_the_search_page_from_disk_says_to_serve_the_site(page: RecordedPage, built_site: BuiltSite) -> None:
-    assert (built_site.output / "pagefind" / "pagefind.js").is_file()  # the index is there: disk is the obstacle
+    # the index is there: disk is the obstacle
+    assert (built_site.output / "pagefind" / "sitegen-search.json").is_file()
     page.goto((built_site.output / "index.html").as_uri(), wait_until="load")
     page.locator("#site-search").fill("attention")
     page.locator("#site-search").press("Enter")

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..publish.search import SearchIndex
     from ..publish.writer import Stage
     from .parallel import Progress
-    from .site_engine import EngineChange
+    from .site_engine import EngineChange, SiteEngine
 
 
 @dataclass
@@ -61,6 +61,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
            search: bool, jobs: int | None, use_cache: bool) -> BuildResult:
     """`build`, its failures as they come."""
     from ..publish.writer import check_output, recover
+    from .site_engine import search_records
 
     started = time.perf_counter()
     # A killed build's journal is finished and its leftovers removed; what it had begun (the
@@ -70,19 +71,30 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
     check_output(output, root)
     indexed: list[SearchIndex] = []
 
-    def finishing(stage: Stage) -> None:
-        """A full build's stage is indexed for search before it is swapped in."""
+    def finishing(stage: Stage, engine: SiteEngine) -> None:
+        """A full build's stage is indexed for search before it is swapped in (the shards whose papers
+        are unchanged are taken from the output it replaces)."""
         if search:
+            from ..publish.search import BUNDLE
             from ..publish.search import index as search_index
 
-            indexed.append(search_index(stage.path))
-            stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / "pagefind").rglob("*")}
+            previous = output / BUNDLE
+            indexed.append(search_index(stage.path / BUNDLE, search_records(engine),
+                                        previous if previous.is_dir() else None))
+            stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / BUNDLE).rglob("*")}
+
+    def updated(engine: SiteEngine, change: EngineChange) -> None:
+        """An update in place that wrote or removed pages refreshes the index (only its changed shards)."""
+        if search and change.stage is None and any(w.endswith(".html") for w in change.written + change.removed):
+            from ..publish.search import refresh as refresh_index
+
+            indexed.append(refresh_index(output, search_records(engine)))
 
     if use_cache:
         from .persisted import run_build
 
         change, _ = run_build(root, output, base_url, drafts, jobs, progress, finishing, whole=bool(recovered),
-                              search=search)
+                              search=search, after=updated)
     else:
         from .site_engine import SiteEngine
 
@@ -92,10 +104,6 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
     result = _result(output, change)
     if indexed:
         result.search = indexed[0]
-    elif search and any(w.endswith(".html") for w in change.written + change.removed):
-        from ..publish.search import refresh as refresh_index
-
-        result.search = refresh_index(output)
     result.seconds = time.perf_counter() - started
     return result
 

@@ -220,11 +220,12 @@ def _in_place(engine: SiteEngine, table: Table, output: Path, paths: list[Path],
 
 def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs: int | None,
               progress: Any = None, finishing: Any = None, whole: bool = False,
-              search: bool = False) -> tuple[Any, bool]:
+              search: bool = False, after: Any = None) -> tuple[Any, bool]:
     """Build or update the output through the engine; the change, and whether it rendered everything.
 
-    `finishing(stage)` runs before a full build's stage is swapped in; `whole` renders
-    everything whatever the memo says (after a killed build's leftovers were recovered).
+    `finishing(stage, engine)` runs before a full build's stage is swapped in, `after(engine, change)`
+    once the output is up to date; `whole` renders everything whatever the memo says (after a killed
+    build's leftovers were recovered).
     """
     from .site_engine import SiteEngine
 
@@ -244,6 +245,8 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
         in_place = _in_place(engine, table, output, paths, keys) if output.is_dir() and not whole else None
         # else the output swapped whole, the memo's entries and model serving still
         change = in_place if in_place is not None else engine.update(paths, keys, everything=True)
+    if after is not None:
+        after(engine, change)
     new_table = table_after(table if change.stage is None else None, output, inputs, change)
     change.total = len(new_table.outputs)
     memo.write()

@@ -34,6 +34,7 @@ from .steps.sources import Sources
 from .steps.structure import Structure
 
 if TYPE_CHECKING:
+    from ..publish.search_records import Record
     from .parallel import Progress
 
 
@@ -84,7 +85,7 @@ class SiteEngine:
         self.before_writing: Callable[[], None] = lambda: None
         self.staging_marker = ""
         # Called with a full build's stage before it is swapped in (`sitegen build` indexes it for search there)
-        self.finishing: Callable[[Stage], object] = lambda stage: None
+        self.finishing: Callable[[Stage, SiteEngine], object] = lambda stage, engine: None
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
         records = self.engine.memo.records  # a memo from disk: the output as the last build left it
@@ -118,7 +119,7 @@ class SiteEngine:
                     for name, path in static.items():
                         stage.copy(f"{STATIC_PREFIX}{name}", path)
                     change.removed_count = stale_count(self.output, stage.files)
-                    self.finishing(stage)
+                    self.finishing(stage, self)
             finally:
                 saver.result()
         self.pending = {}
@@ -282,3 +283,12 @@ def _before_forking(engine: Engine) -> None:
 
     compile_templates(engine.get("environment"))
     engine.get("related_lists")
+
+
+def search_records(engine: SiteEngine) -> list[Record]:
+    """What the search index holds, from the model as it now stands, each paper with its entry as it now
+    reads: after a notes edit the model keeps the entry it was made with (nothing it places moved), and
+    the paper step takes the new one."""
+    from ..publish.search_records import records
+
+    return records(engine.engine.get("site").site, lambda slug: engine.engine.get("paper", slug))

@@ -1,36 +1,62 @@
-"""Full-text search: run Pagefind over the built pages (the `pagefind-bin` wheel ships it).
+"""Full-text search: Pagefind (the `pagefind-bin` wheel ships it) over records made from the model.
 
-Only paper pages carry `data-pagefind-body`, so the index holds papers: their title,
-authors, abstract and notes, with tag, author, year and category filters and a
-date sort. Search is an optional step: without a runnable binary the build says so
-and succeeds without it.
+Each paper's record (`search_records`) is the searchable part of its page: title, authors, notes
+and abstract, with tag, author, year, category, status and rating filters and a date sort. Pagefind
+reads the records, not the built site: it used to parse all 18,000 pages of a 10,000-paper site for
+the 10,000 that carry the text, in 2.3 GB. Its memory still grows by about 130 KB a paper, so the
+records are cut into shards of `SHARD_SIZE` consecutive papers, oldest first, each its own Pagefind
+bundle in `pagefind/s<N>/`, indexed two at a time; the search page searches them all
+(`sitegen-search.json` lists them) and merges the results. A shard whose records did not change
+since the last index is kept as it was, so an edit re-indexes one shard. Search is an optional step:
+without a runnable binary the build says so and succeeds without it.
 
-Beside Pagefind's files the bundle holds `sitegen-words.json`, the words of the indexed
-titles, most frequent first: the search page suggests the nearest of them (or of the
-tags, which Pagefind's filters already list) when a query finds nothing, offline.
+Beside the shards the bundle holds `sitegen-words.json`, the words of the indexed titles, most
+frequent first: the search page suggests the nearest of them (or of the tags, which Pagefind's
+filters already list) when a query finds nothing, offline.
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
+import tempfile
+import threading
 import time
 import zlib
 from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..common.fsutil import exchange
+from . import pagefind_stable
+from .search_records import Record
 
 BUNDLE = "pagefind"
-# Parts of a paper page that stay out of the full text (their filters and metadata are still read): tag chips and
-# link labels would otherwise crowd every excerpt ("kv-cache. llm-serving. Code."), and so would the
-# "Authors not recorded" notes and the "Abstract"/"Notes" headings. Tags remain searchable as a filter.
-EXCLUDE_SELECTORS = (".paper .tags", ".paper .links", ".paper-authors .muted", ".paper section > h2")
+MANIFEST = "sitegen-search.json"
 WORDS_FILE = "sitegen-words.json"
+TITLES_FILE = "sitegen-titles.json"  # in each shard: its titles, as Pagefind read them, for the words file
+# Papers a shard holds: Pagefind takes about 240 MB for 2,000, and two shards are indexed at once. Past
+# MOST_SHARDS shards the size doubles (a search opens every shard); it changes only then, so an edit or a new
+# paper still changes one shard. The preview indexes smaller shards, for an edit found sooner.
+SHARD_SIZE = 2000
+PREVIEW_SHARD_SIZE = 500
+MOST_SHARDS = 32
+PARALLEL = 2
+TIMEOUT = 600  # seconds one Pagefind run may take
+FORMAT = "sitegen-search 1"  # part of each shard's digest: a change to what a shard holds re-indexes them all
+# Parts of a record that stay out of the full text (their filters and metadata are still read): tag chips would
+# otherwise crowd every excerpt, and so would the "Abstract"/"Notes" headings. Tags remain searchable as a filter.
+EXCLUDE_SELECTORS = (".paper .tags", ".paper .links", ".paper-authors .muted", ".paper section > h2")
+# Pagefind's own interfaces, which the search page does not use: not copied into every shard of the site.
+UNUSED = ("pagefind-ui.js", "pagefind-ui.css", "pagefind-modular-ui.js", "pagefind-modular-ui.css",
+          "pagefind-component-ui.js", "pagefind-component-ui.css", "pagefind-highlight.js")
 FRAGMENT_SIGNATURE = b"pagefind_dcd"  # what a decompressed Pagefind fragment starts with, before its JSON
 # Letters and digits, hyphenated runs kept whole ("layer-parallel") and also split into their parts.
 _WORD = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
@@ -46,6 +72,18 @@ class SearchIndex:
     message: str = ""
     files: int = 0
     size: int = 0
+    shards: int = 0
+    indexed: int = 0  # shards Pagefind indexed this time (the others were kept)
+    peak_kb: int = 0  # the largest peak memory of one Pagefind run
+
+
+@dataclass(frozen=True)
+class Shard:
+    """Consecutive records indexed together, and the digest that says whether they changed."""
+
+    name: str
+    records: tuple[Record, ...]
+    digest: str
 
 
 def binary() -> Path | None:
@@ -62,27 +100,144 @@ def binary() -> Path | None:
     return Path(found) if found else None
 
 
-def index(site_dir: Path, output: Path | None = None) -> SearchIndex:
-    """Index `site_dir` into `output` (default `site_dir/pagefind/`); never raises for a missing binary."""
+def size_for(papers: int, smallest: int) -> int:
+    """`smallest`, doubled until `papers` fit in MOST_SHARDS shards."""
+    size = smallest
+    while papers > size * MOST_SHARDS:
+        size *= 2
+    return size
+
+
+def shards(records: Sequence[Record], exe: Path, smallest: int) -> list[Shard]:
+    """`records` cut into shards, each with a digest of what decides its bundle."""
+    size = size_for(len(records), smallest)
+    stat = exe.stat()
+    made = []
+    for number, start in enumerate(range(0, len(records), size)):
+        part = tuple(records[start:start + size])
+        digest = hashlib.sha256(repr((FORMAT, stat.st_size, EXCLUDE_SELECTORS)).encode())
+        for record in part:
+            digest.update(f"\0{record.path}\0{record.html}".encode())
+        made.append(Shard(f"s{number}", part, digest.hexdigest()))
+    return made
+
+
+def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
+          shard_size: int | None = None) -> SearchIndex:
+    """Write the search bundle for `records` into the new folder `bundle`, keeping the shards of the bundle
+    `previous` whose records are unchanged; never raises for a missing or failing binary."""
     exe = binary()
     if exe is None:
         return SearchIndex(False, message="search index skipped: Pagefind is not installed "
                                           "(pip install 'pagefind[bin]')")
     started = time.perf_counter()
+    made = shards(records, exe, shard_size or SHARD_SIZE)
+    kept = _kept(previous) if previous is not None else {}
+    bundle.mkdir(parents=True)
+    fresh = []
+    for shard in made:
+        if shard.digest not in kept or not _keep(kept[shard.digest], bundle / shard.name):
+            fresh.append(shard)
     try:
-        target = ["--output-path", str(output)] if output else ["--output-subdir", BUNDLE]
-        excludes = [arg for selector in EXCLUDE_SELECTORS for arg in ("--exclude-selectors", selector)]
-        run = subprocess.run([str(exe), "--site", str(site_dir), *target, *excludes, "--silent"],
-                             capture_output=True, text=True, timeout=600, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return SearchIndex(False, message=f"search index skipped: Pagefind could not run here ({exc})")
-    if run.returncode != 0:
-        detail = (run.stderr or run.stdout).strip().splitlines()[-1:] or ["no output"]
-        return SearchIndex(False, message=f"search index skipped: Pagefind failed ({detail[0]})")
-    bundle = output or site_dir / BUNDLE
+        peak = _run_all(exe, bundle, fresh)
+    except PagefindFailed as failed:
+        shutil.rmtree(bundle, ignore_errors=True)
+        return SearchIndex(False, message=f"search index skipped: {failed}")
+    manifest = {"format": FORMAT, "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
+                                              "bytes": _size(bundle / s.name)} for s in made]}
+    (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
     write_words(bundle)
     files = [p for p in bundle.rglob("*") if p.is_file()]
-    return SearchIndex(True, time.perf_counter() - started, "", len(files), sum(p.stat().st_size for p in files))
+    return SearchIndex(True, time.perf_counter() - started, "", len(files), sum(p.stat().st_size for p in files),
+                       len(made), len(fresh), peak)
+
+
+def _kept(previous: Path) -> dict[str, Path]:
+    """The shards of a previous bundle by digest: only those its manifest lists and that are there whole."""
+    try:
+        manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
+        if manifest.get("format") != FORMAT:
+            return {}
+        listed = {entry["digest"]: (previous / entry["path"], entry["bytes"]) for entry in manifest["shards"]}
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        return {}
+    return {digest: path for digest, (path, size) in listed.items() if path.is_dir() and _size(path) == size}
+
+
+def _size(folder: Path) -> int:
+    """The bytes of a shard's files: a shard that lost or changed one since the manifest was written is indexed
+    again rather than kept."""
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def _keep(source: Path, target: Path) -> bool:
+    """A shard of the previous bundle taken over, hard-linked where the file system allows; False if it
+    could not be read whole (it is then indexed again)."""
+    def link(src: str, dst: str) -> None:
+        try:
+            os.link(src, dst)
+        except OSError:
+            shutil.copy2(src, dst)
+
+    try:
+        shutil.copytree(source, target, copy_function=link)
+    except (OSError, shutil.Error):
+        shutil.rmtree(target, ignore_errors=True)
+        return False
+    return True
+
+
+class PagefindFailed(Exception):
+    """A Pagefind run that could not start, failed or ran out of time."""
+
+
+def _run_all(exe: Path, bundle: Path, fresh: list[Shard]) -> int:
+    """Index the shards that changed, `PARALLEL` at a time; the largest peak memory of one run, in KB."""
+    if not fresh:
+        return 0
+    env = dict(os.environ)
+    if len(fresh) > 1:
+        env["RAYON_NUM_THREADS"] = "1"  # one thread each: the runs side by side use the cores
+    with (tempfile.TemporaryDirectory(prefix="sitegen-search-") as work,
+          ThreadPoolExecutor(max_workers=min(PARALLEL, len(fresh))) as pool):
+        peaks = list(pool.map(lambda shard: _run(exe, Path(work), bundle, shard, env), fresh))
+    return max(peaks)
+
+
+def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str]) -> int:
+    """Write one shard's records and index them into `bundle/<shard>/`; Pagefind's peak memory in KB."""
+    site = work / shard.name
+    for record in shard.records:
+        target = site / record.path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(record.html, encoding="utf-8")
+    output = bundle / shard.name
+    excludes = [arg for selector in EXCLUDE_SELECTORS for arg in ("--exclude-selectors", selector)]
+    log = work / f"{shard.name}.log"
+    try:
+        with log.open("wb") as err:
+            proc = subprocess.Popen([str(exe), "--site", str(site), "--output-path", str(output), *excludes,
+                                     "--silent"], stdin=subprocess.DEVNULL, stdout=err, stderr=err, env=env)
+    except OSError as exc:
+        raise PagefindFailed(f"Pagefind could not run here ({exc})") from None
+    timer = threading.Timer(TIMEOUT, proc.kill)
+    timer.start()
+    try:
+        _, status, usage = os.wait4(proc.pid, 0)
+    finally:
+        timer.cancel()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        detail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] or ["no output"]
+        raise PagefindFailed(f"Pagefind failed ({detail[0]})")
+    shutil.rmtree(site)
+    pagefind_stable.stabilize(output)
+    for name in UNUSED:
+        (output / name).unlink(missing_ok=True)
+    titles = [title for path in sorted(output.glob("fragment/*.pf_fragment"))
+              if (title := _fragment_title(path)) is not None]
+    (output / TITLES_FILE).write_text(json.dumps(titles, ensure_ascii=False) + "\n", encoding="utf-8")
+    return usage.ru_maxrss
 
 
 def title_words(titles: list[str]) -> list[str]:
@@ -109,30 +264,37 @@ def _fragment_title(path: Path) -> str | None:
     return title if isinstance(title, str) else None
 
 
+def fragment_paths(bundle: Path) -> list[Path]:
+    """Every page record of every shard, in a fixed order."""
+    return sorted(bundle.glob("s*/fragment/*.pf_fragment"))
+
+
 def write_words(bundle: Path) -> None:
-    """Write the bundle's title words, read back from the page records Pagefind just wrote (tests pin the format)."""
-    titles = [title for path in sorted((bundle / "fragment").glob("*.pf_fragment"))
-              if (title := _fragment_title(path)) is not None]
+    """Write the bundle's title words, from the titles each shard's page records hold (tests pin the format)."""
+    titles: list[str] = []
+    for path in sorted(bundle.glob(f"s*/{TITLES_FILE}")):
+        titles += json.loads(path.read_text(encoding="utf-8"))
     text = json.dumps({"words": title_words(titles)}, ensure_ascii=False, separators=(",", ":"))
     (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
 
 
-def refresh(site_dir: Path) -> SearchIndex:
-    """Rebuild the index of a site that is being served: build beside it, then swap it in."""
+def refresh(site_dir: Path, records: Sequence[Record], shard_size: int | None = None) -> SearchIndex:
+    """Bring the index of a built or served site up to date: build beside it, keeping the shards that did
+    not change, then swap it in."""
     fresh = site_dir / f".{BUNDLE}-new"
     shutil.rmtree(fresh, ignore_errors=True)
-    result = index(site_dir, fresh)
-    if result.ok:
-        current = site_dir / BUNDLE
-        if current.is_dir() and exchange(fresh, current):  # never a moment without an index
-            shutil.rmtree(fresh, ignore_errors=True)
-            return result
-        old = site_dir / f".{BUNDLE}-old"
-        shutil.rmtree(old, ignore_errors=True)
-        if current.exists():
-            current.rename(old)
-        fresh.rename(current)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
+    current = site_dir / BUNDLE
+    result = index(fresh, records, current if current.is_dir() else None, shard_size)
+    if not result.ok:
         shutil.rmtree(fresh, ignore_errors=True)
+        return result
+    if current.is_dir() and exchange(fresh, current):  # never a moment without an index
+        shutil.rmtree(fresh, ignore_errors=True)
+        return result
+    old = site_dir / f".{BUNDLE}-old"
+    shutil.rmtree(old, ignore_errors=True)
+    if current.exists():
+        current.rename(old)
+    fresh.rename(current)
+    shutil.rmtree(old, ignore_errors=True)
     return result

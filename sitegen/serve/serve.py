@@ -12,10 +12,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build.site_engine import EngineChange, SiteEngine
+from ..build.site_engine import EngineChange, SiteEngine, search_records
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
-from ..publish.search import SearchIndex
+from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex
 from ..publish.search import refresh as refresh_index
 from .server import PreviewServer, error_overlay
 from .watch import Watcher
@@ -88,6 +88,7 @@ class PreviewSession:
         parent = preview_parent(self.root)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-", dir=parent))
         self.history: list[RebuildRecord] = []
+        self.indexed: list[SearchIndex] = []  # each search index made, for the terminal and for tests
         self._lock = threading.Lock()
         self.search = search
         self._index_lock = threading.Lock()
@@ -104,7 +105,8 @@ class PreviewSession:
             self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
-                self._report_index(refresh_index(self.output))
+                wanted = search_records(self.state)
+                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
         except BaseException:
             self.server.server_close()
             self._remove_folders()
@@ -198,9 +200,16 @@ class PreviewSession:
         while self._index_wanted.is_set():
             self._index_wanted.clear()
             with self._index_lock:
-                self._report_index(refresh_index(self.output))
+                try:
+                    with self._lock:  # the model as the last rebuild left it, never one being updated
+                        wanted = search_records(self.state)
+                except Exception as exc:  # the next successful rebuild indexes again
+                    self.log(f"warning: search index not refreshed ({exc})")
+                    continue
+                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
 
     def _report_index(self, result: SearchIndex) -> None:
+        self.indexed.append(result)
         if not result.ok:
             self.log(f"warning: {result.message}")
 

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 from sitegen.build.build import build
 from sitegen.cli import main
 from sitegen.publish import search
+from sitegen.publish.search_records import Record
 
 from ..conftest import REPO, BuiltSite
 from ..site_factory import copy_site
@@ -26,10 +27,10 @@ NOTES_WORD = "zorblefrumpish"  # made up: appears in one entry's curator notes a
 READY = ", ".join(f"#search[data-state={state}]" for state in ("done", "idle", "unavailable", "failed"))
 
 
-def fragments(site: Path) -> list[dict[str, Any]]:
-    """Every page record in a Pagefind bundle (gzip files holding a signature, then JSON)."""
+def fragments(site: Path, bundle: str = "pagefind") -> list[dict[str, Any]]:
+    """Every page record in the shards of a search bundle (gzip files holding a signature, then JSON)."""
     records = []
-    for path in sorted((site / "pagefind" / "fragment").glob("*.pf_fragment")):
+    for path in search.fragment_paths(site / bundle):
         raw = gzip.decompress(path.read_bytes())
         assert raw.startswith(b"pagefind_dcd"), f"unexpected fragment format in {path.name}"
         records.append(json.loads(raw[len(b"pagefind_dcd"):]))
@@ -47,7 +48,9 @@ def test_index_holds_every_paper_page_and_nothing_else(built_site: BuiltSite) ->
     papers = sorted(p.stem for p in (REPO / "content" / "papers").glob("*.md"))
     assert len(papers) == built_site.result.pages_by_kind["paper"] == 106
     assert built_site.result.search is not None and built_site.result.search.ok, built_site.result.search
-    entry = json.loads(built_site.text("pagefind/pagefind-entry.json"))
+    shards = json.loads(built_site.text("pagefind/sitegen-search.json"))["shards"]
+    assert [shard["path"] for shard in shards] == ["s0/"]  # 106 papers: one shard
+    entry = json.loads(built_site.text("pagefind/s0/pagefind-entry.json"))
     assert sum(language["page_count"] for language in entry["languages"].values()) == len(papers)
     records = fragments(built_site.output)
     assert sorted(r["url"] for r in records) == sorted(f"/papers/{slug}/" for slug in papers)
@@ -89,8 +92,9 @@ def test_a_pagefind_that_cannot_run_is_reported(tmp_path: Path, monkeypatch: pyt
     broken.write_bytes(b"\x7fELF not really")  # not executable here
     os.chmod(broken, 0o644)
     monkeypatch.setattr(search, "binary", lambda: broken)
-    result = search.index(tmp_path / "public")
+    result = search.index(tmp_path / "public" / "pagefind", [Record("papers/a/index.html", "<html></html>")])
     assert not result.ok and "Pagefind could not run here" in result.message
+    assert not (tmp_path / "public" / "pagefind").exists()
 
 
 # ---- sites for the browser tests ---------------------------------------------------------------------------------
@@ -273,4 +277,4 @@ def test_a_site_built_without_search_says_so(page: RecordedPage, tmp_path: Path)
             "/reading-list/tags/", "/reading-list/authors/"]
         assert page.page_errors == []
         # The only trace is the browser's own note of the missing bundle: nothing thrown, nothing logged by us.
-        page.assert_clean(ignore=[r"/reading-list/pagefind/pagefind\.js", r"Failed to load resource: .*404"])
+        page.assert_clean(ignore=[r"/reading-list/pagefind/sitegen-search\.json", r"Failed to load resource: .*404"])

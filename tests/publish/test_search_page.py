@@ -172,3 +172,25 @@ def test_filters_fold_into_a_disclosure_on_phones(page: RecordedPage, served: Si
     page.set_viewport_size({"width": 390, "height": 800})
     page.wait_for_function("() => !document.querySelector('details.search-controls').open")
     page.assert_clean()
+
+
+def test_the_author_box_suggests_names_and_filters_by_the_one_picked(page: RecordedPage, served: SiteURL,
+                                                                      built_site: BuiltSite) -> None:
+    """Thousands of authors do not fit a drop-down: the author facet is a box whose suggestions are the names."""
+    by_author = [p.parent.name for p in (built_site.output / "papers").glob("*/index.html")
+                 if 'data-pagefind-filter="author">Ahan Gupta<' in p.read_text(encoding="utf-8")]
+    open_search(page, served + "search/")
+    names = page.locator("#search-author-names option").evaluate_all("options => options.map(o => o.value)")
+    assert "Ahan Gupta" in names and len(names) == len(set(names)) > 10
+    label = page.locator("#search-author-names option[value='Ahan Gupta']").get_attribute("label")
+    assert label == f"{len(by_author)} papers" and len(by_author) > 1
+    page.locator("#search-author").fill("Ahan Gupta")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('author') === 'Ahan Gupta'")
+    page.wait_for_selector("#search[data-state=done]")
+    assert sorted(h.rstrip("/").rsplit("/", 1)[-1] for h in result_hrefs(page)) == sorted(by_author)
+    assert page.locator("#search-status").inner_text() == f"{len(by_author)} papers match author Ahan Gupta."
+    page.locator("#search-author").fill("")
+    page.wait_for_function("() => !new URLSearchParams(location.search).has('author')")
+    page.wait_for_selector(READY)
+    assert page.locator("#search").get_attribute("data-state") == "idle"
+    page.assert_clean()

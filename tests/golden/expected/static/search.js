@@ -1,7 +1,7 @@
 /* sitegen search page: a small, dependency-free UI over Pagefind's JavaScript API.
  *
- * The index is the Pagefind bundle that `sitegen build` writes to <site>/pagefind/; its address comes from the
- * page (data-bundle="{{ root }}pagefind/", relative), so the page works under a sub-path and without network.
+ * The index is the Pagefind bundle that `sitegen build` writes to <site>/pagefind/, in shards; its address comes from
+ * the page (data-bundle="{{ root }}pagefind/", relative), so the page works under a sub-path and without network.
  * State lives in the URL (?q=&tag=&author=&year=&category=&status=&rating=&sort=), so every result list can be linked.
  * Excerpts are untrusted: they are cut from the result's text (search-text.js) and shown as text nodes, with <mark>
  * elements round the matched words. The query box has the focus when the page opens with a query (the header's
@@ -16,7 +16,8 @@
 
   var FACETS = [
     { key: "tag", label: "Tag", noun: "tag", any: "Any tag" },
-    { key: "author", label: "Author", noun: "author", any: "Any author" },
+    // thousands of authors: a box that suggests names as they are typed, not a list to scroll
+    { key: "author", label: "Author", noun: "author", any: "Any author", typeahead: true },
     { key: "year", label: "Year", noun: "year", any: "Any year" },
     { key: "category", label: "arXiv category", noun: "arXiv category", any: "Any category" },
     // the curator's fields: shown once the index holds a paper with one (a list may use neither)
@@ -75,6 +76,58 @@
 
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
+  // ---- the index ------------------------------------------------------------------------------------------------
+  // The index is cut into shards of consecutive papers, oldest first (sitegen-search.json lists them), each a
+  // Pagefind bundle searched by its own instance of one Pagefind script. A search runs in every shard; the answers
+  // are merged as Pagefind merges indexes (by score), or, sorted by date, shard after shard; filter counts add up.
+  function addCounts(all) {
+    var sum = {};
+    all.forEach(function (filters) {
+      Object.keys(filters || {}).forEach(function (key) {
+        var into = sum[key] = sum[key] || {};
+        Object.keys(filters[key]).forEach(function (value) { into[value] = (into[value] || 0) + filters[key][value]; });
+      });
+    });
+    return sum;
+  }
+
+  function merged(shards) {
+    return {
+      filters: function () {
+        return Promise.all(shards.map(function (s) { return s.filters(); })).then(addCounts);
+      },
+      preload: function (term, options) {
+        shards.forEach(function (s) { s.preload(term, options); });
+      },
+      search: function (term, options) {
+        return Promise.all(shards.map(function (s) { return s.search(term, options); })).then(function (answers) {
+          var date = options && options.sort && options.sort.date;
+          var order = date === "desc" ? answers.slice().reverse() : answers;
+          var results = [].concat.apply([], order.map(function (a) { return a.results; }));
+          if (!date) results.sort(function (a, b) { return b.score - a.score; });
+          return { results: results, filters: addCounts(answers.map(function (a) { return a.filters; })),
+                   totalFilters: addCounts(answers.map(function (a) { return a.totalFilters; })) };
+        });
+      }
+    };
+  }
+
+  function openIndex() {
+    return fetch(new URL("sitegen-search.json", bundle).href).then(function (response) {
+      if (!response.ok) throw new Error("no search index here");
+      return response.json();
+    }).then(function (manifest) {
+      var places = manifest.shards.map(function (shard) { return new URL(shard.path, bundle); });
+      if (!places.length) return merged([]);  // a list with no papers yet
+      return import(new URL("pagefind.js", places[0]).href).then(function (module) {
+        var shards = places.map(function (place) { return module.createInstance({ basePath: place.pathname }); });
+        return Promise.all(shards.map(function (s) {
+          return s.options({ baseUrl: siteRoot.pathname, excerptLength: EXCERPT_WORDS });
+        })).then(function () { return merged(shards); });
+      });
+    });
+  }
+
   // ---- the interface ---------------------------------------------------------------------------------------------
   var input = el("input", {
     id: "search-query", type: "search", name: "q", autocomplete: "off", spellcheck: "false",
@@ -91,13 +144,18 @@
 
   var selects = {};
   var fields = {};
+  var suggestions = {}; // typeahead facet -> its <datalist>
+  var known = {}; // typeahead facet -> the values it suggests now
   var facetControls = FACETS.map(function (facet) {
-    var select = el("select", { id: facet.id || "search-" + facet.key, name: facet.key, disabled: true }, [
-      el("option", { value: "", text: facet.any })
-    ]);
+    var id = facet.id || "search-" + facet.key;
+    var select = facet.typeahead
+      ? el("input", { id: id, name: facet.key, type: "search", list: id + "-names", autocomplete: "off",
+                      spellcheck: "false", placeholder: facet.any, disabled: true })
+      : el("select", { id: id, name: facet.key, disabled: true }, [el("option", { value: "", text: facet.any })]);
     selects[facet.key] = select;
+    if (facet.typeahead) suggestions[facet.key] = el("datalist", { id: id + "-names" });
     fields[facet.key] = el("div", { class: "search-field", hidden: !!facet.optional }, [
-      el("label", { for: select.id, text: facet.label }), select
+      el("label", { for: select.id, text: facet.label }), select, suggestions[facet.key]
     ]);
     return fields[facet.key];
   });
@@ -167,11 +225,15 @@
     values.sort(facet.key === "year" || facet.key === "rating"
       ? function (a, b) { return b.localeCompare(a); }
       : function (a, b) { return a.localeCompare(b, undefined, { sensitivity: "base" }); });
-    select.textContent = "";
-    select.appendChild(el("option", { value: "", text: facet.any }));
+    var list = suggestions[facet.key];
+    if (list) known[facet.key] = {};
+    (list || select).textContent = "";
+    if (!list) select.appendChild(el("option", { value: "", text: facet.any }));
     values.forEach(function (value) {
       var count = (counts && counts[value]) || 0;
-      select.appendChild(el("option", { value: value, text: value + " (" + count + ")" }));
+      if (list) known[facet.key][value] = true;
+      (list || select).appendChild(el("option", list ? { value: value, label: plural(count, "paper", "papers") }
+                                                    : { value: value, text: value + " (" + count + ")" }));
     });
     select.value = chosen;
   }
@@ -393,6 +455,13 @@
       params.delete(facet.key);
       search();
     });
+    // a name picked from the suggestions, or the box emptied, filters at once; other typing waits for Enter
+    if (facet.typeahead) selects[facet.key].addEventListener("input", function () {
+      var value = selects[facet.key].value;
+      if (value && !(known[facet.key] || {})[value]) return;
+      params.delete(facet.key);
+      search();
+    });
   });
   sortSelect.addEventListener("change", search);
   clearButton.addEventListener("click", function () {
@@ -446,10 +515,8 @@
   if (input.value.trim() || Object.keys(selectedFilters()).length) {
     status.textContent = "Loading the search index\u2026";
   }
-  import(new URL("pagefind.js", bundle).href).then(function (module) {
-    pagefind = module;
-    return pagefind.options({ baseUrl: siteRoot.pathname, excerptLength: 28 });
-  }).then(function () {
+  openIndex().then(function (index) {
+    pagefind = index;
     return pagefind.filters();
   }).then(function (filters) {
     totals = filters || {};
