@@ -33,15 +33,15 @@ def check(content: Content, root: Path | None) -> list[Diagnostic]:
     spellings without a redirect, and the names that may be one person."""
     who = people.resolve(content.profiles, root)
     published = [e for e in content.entries if not e.draft]
-    credited, _ = who.credits(published, who.unlisted(published))
-    _, problems = who.redirects(name_slugs(sorted({a for names in credited.values() for a in names})), root)
+    _, _, persons = who.credits(published, who.unlisted(published))
+    _, problems = who.redirects(name_slugs(sorted(persons)), root)
     return [*who.problems, *problems, *likely(content.entries, who, root)]
 
 
 def likely(entries: Iterable[Entry], who: People, root: Path | None) -> list[Diagnostic]:
     """A warning for each pair of names that may be one person, at the less complete one's first paper."""
     entries = sorted(entries, key=lambda e: e.source_path)
-    credited, _ = who.credits(entries, who.unlisted(entries))
+    credited, _, _ = who.credits(entries, who.unlisted(entries))
     papers: dict[str, list[int]] = defaultdict(list)
     for i, e in enumerate(entries):
         for person in credited[e.slug]:

@@ -171,8 +171,8 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     entries = newest_first(e for e in content.entries if drafts or not e.draft)
     who = people.resolve(content.profiles, root)
     unlisted = who.unlisted(entries)
-    credited, written = who.credits(entries, unlisted)  # slug -> people; a name written otherwise -> its person
-    author_slugs = name_slugs(sorted({a for names in credited.values() for a in names}))
+    credited, written, persons = who.credits(entries, unlisted)  # slug -> people; a name written otherwise -> person
+    author_slugs = name_slugs(sorted(persons))
     tag_slugs = name_slugs(sorted({t for e in entries for t in e.tags}, key=tag_sort_key))
     bases = cite_bases(entries)
     keys = assign_cite_keys(bases)

@@ -68,25 +68,25 @@ class People:
         return self.profiles.get(person)
 
     def credits(self, entries: Iterable[Entry], unlisted: Mapping[str, tuple[str, ...]]
-                ) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
-        """Per entry slug, the people it credits (each once, in byline order, then the unlisted); and each
-        name written otherwise than its person's, with the person's name.
+                ) -> tuple[dict[str, tuple[str, ...]], dict[str, str], set[str]]:
+        """Per entry slug, the people it credits (each once, in byline order, then the unlisted); each name
+        written otherwise than its person's, with the person's name; and every person credited.
 
-        A list without author files, or whose papers write every person's name as theirs, costs a
-        look-up per distinct name and nothing per paper.
+        Each distinct name is looked up once, and only entries naming someone otherwise are made
+        again: the rest cost what crediting the names as written does.
         """
+        credited = {e.slug: e.authors + unlisted[e.slug] for e in entries}
+        names = {name for credits in credited.values() for name in credits}
         if not self.known:
-            return {e.slug: e.authors + unlisted[e.slug] for e in entries}, {}
-        entries = list(entries)
-        written = {name for e in entries for name in e.authors}
-        other = {name: person for name in written if (person := self.person(name)) != name}
-        credited: dict[str, tuple[str, ...]] = {}
-        for e in entries:
-            names = e.authors + unlisted[e.slug]
-            if other and any(map(other.__contains__, e.authors)):
-                names = tuple(dict.fromkeys(other.get(name, name) for name in names))
-            credited[e.slug] = names
-        return credited, other
+            return credited, {}, names
+        other = {name: person for name in names if (person := self.person(name)) != name}
+        if other:
+            hit = other.keys()
+            for slug, credits in credited.items():
+                if not hit.isdisjoint(credits):
+                    credited[slug] = tuple(dict.fromkeys([other.get(name, name) for name in credits]))
+            names = (names - hit) | set(other.values())
+        return credited, other, names
 
     def credit(self, authors: tuple[str, ...], unlisted: tuple[str, ...]) -> tuple[str, ...]:
         """The people one entry credits: `credits` for an edited entry."""

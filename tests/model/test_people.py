@@ -63,9 +63,9 @@ def test_profile_authors_come_only_from_their_own_dump() -> None:
 def test_a_paper_credits_each_person_once_in_byline_order() -> None:
     who = people.resolve([profile("Ahan Gupta", aliases=("A. Gupta",))], None)
     papers = [entry("a", "A. Gupta", "Bo Li", "Ahan Gupta"), entry("b", "Bo Li", "Bo Li"), entry("c", "Cy Ng")]
-    credited, written = who.credits(papers, {"a": (), "b": (), "c": ("Ahan Gupta",)})
+    credited, written, persons = who.credits(papers, {"a": (), "b": (), "c": ("Ahan Gupta",)})
     assert credited == {"a": ("Ahan Gupta", "Bo Li"), "b": ("Bo Li", "Bo Li"), "c": ("Cy Ng", "Ahan Gupta")}
-    assert written == {"A. Gupta": "Ahan Gupta"}
+    assert written == {"A. Gupta": "Ahan Gupta"} and persons == {"Ahan Gupta", "Bo Li", "Cy Ng"}
     for paper in papers:  # an edited entry is credited as a whole list is
         assert who.credit(paper.authors, {"c": ("Ahan Gupta",)}.get(paper.slug, ())) == credited[paper.slug]
 
