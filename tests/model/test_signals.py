@@ -6,7 +6,7 @@ import datetime as dt
 import random
 from typing import Any
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.model import signals
@@ -117,6 +117,7 @@ HISTORIES = st.dictionaries(
     max_size=12)
 
 
+@settings(deadline=None)  # a loaded machine may take a second over one example
 @given(upvotes=HISTORIES, seed=st.integers(0, 1000))
 def test_rising_is_the_same_whatever_order_the_papers_come_in(upvotes: dict[str, signals.History],
                                                               seed: int) -> None:
@@ -126,6 +127,7 @@ def test_rising_is_the_same_whatever_order_the_papers_come_in(upvotes: dict[str,
     assert signals.rising(dict(shuffled)) == signals.rising(upvotes)
 
 
+@settings(deadline=None)
 @given(upvotes=HISTORIES)
 def test_rising_ranks_exactly_the_papers_that_gained_between_the_last_two_days(
         upvotes: dict[str, signals.History]) -> None:
@@ -149,6 +151,7 @@ RECORDS = st.lists(st.fixed_dictionaries(
     .map(lambda fields: tuple(sorted(fields.items()))), max_size=6)
 
 
+@settings(deadline=None)
 @given(sources=RECORDS)
 def test_the_models_own_reading_of_upvotes_is_the_pages(sources: list[tuple[tuple[str, Any], ...]]) -> None:
     """`upvotes_of` (every entry, for the Rising page) reads what `histories` (a paper's chart) reads."""
