@@ -52,7 +52,8 @@ Raw HTML: <a href="javascript:alert(1)">raw</a> <iframe src="javascript:alert(1)
 [evil]: javascript:alert(1)
 """
 URL_ATTRIBUTES = ("href", "src", "action", "formaction", "data", "xlink:href", "poster", "srcset", "background")
-OWN_SCRIPT = re.compile(r"^(/reading-list/|(\.\./)*)static/[a-z-]+\.js\?v=[0-9a-f]+$")
+# the site's own scripts, the vendored library among them (cytoscape.min.js)
+OWN_SCRIPT = re.compile(r"^(/reading-list/|(\.\./)*)static/[a-z-]+(\.min)?\.js\?v=[0-9a-f]+$")
 MATHML = "{http://www.w3.org/1998/Math/MathML}"
 BAD_SCHEME = re.compile(r"^\s*(javascript|vbscript|data):", re.IGNORECASE)
 

@@ -59,6 +59,7 @@ class Cluster(NamedTuple):
     members: tuple[int, ...]  # node numbers, most papers first
     x: int  # where its label goes: above the middle of its members
     y: int
+    width: int  # how wide its members spread: its label must fit
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def _groups(membership: Sequence[int], nodes: int) -> list[tuple[int, ...]]:
     return sorted(groups, key=lambda g: (-len(g), g[0]))
 
 
-def _top(positions: Sequence[tuple[int, int]], members: Sequence[int]) -> tuple[int, int]:
-    """Where a cluster's label goes: the middle of its members across, their top."""
+def _top(positions: Sequence[tuple[int, int]], members: Sequence[int]) -> tuple[int, int, int]:
+    """Where a cluster's label goes (the middle of its members across, their top), and their width."""
     xs, ys = [positions[n][0] for n in members], [positions[n][1] for n in members]
-    return (min(xs) + max(xs)) // 2, min(ys)
+    return (min(xs) + max(xs)) // 2, min(ys), max(xs) - min(xs)

@@ -122,7 +122,7 @@ def _pack(groups: list[list[int]], boxes: list[list[tuple[float, float]]]) -> di
     leaves room for the clusters' names.
     """
     placed: dict[int, tuple[float, float]] = {}
-    width = max(3.0 * math.sqrt(sum(len(g) for g in groups)), 2.0 * math.sqrt(len(groups[0])) if groups else 1.0)
+    width = max(3.6 * math.sqrt(sum(len(g) for g in groups)), 2.0 * math.sqrt(len(groups[0])) if groups else 1.0)
     across, down = max(1.0, 0.04 * width), max(1.0, 0.1 * width)
     x = y = row = 0.0
     for group, coords in zip(groups, boxes, strict=True):

@@ -65,12 +65,12 @@ def drawn(graph: Collaboration) -> str:
 
 def graph_json(site: Site) -> bytes:
     """The data the page's script draws: nodes [x, y, cluster, papers, name, slug], ties [a, b, papers],
-    clusters [label, x, y]."""
+    clusters [label, x, y, width]."""
     graph = of(site)
     return encode_json({
         "nodes": [[n.x, n.y, n.cluster, n.papers, n.name, n.slug] for n in graph.nodes],
         "edges": [list(edge) for edge in graph.edges],
-        "clusters": [[label(c.tags), c.x, c.y] for c in graph.clusters],
+        "clusters": [[label(c.tags), c.x, c.y, c.width] for c in graph.clusters],
     }) + b"\n"
 
 

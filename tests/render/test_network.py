@@ -13,7 +13,7 @@ NODES = (Node("Ann Lee", "ann-lee", 5, 0, 10, 20), Node("Bo Ng", "bo-ng", 3, 0, 
          Node("Cy Oz", "cy-oz", 2, 0, 50, 60), Node("Di Po", "di-po", 2, -1, 70, 80))
 GRAPH = Collaboration(NODES, ((0, 1, 3), (0, 2, 2), (1, 2, 1)),
                       (Cluster((Ref("gpu", "gpu", 4), Ref("compilers", "compilers", 2), Ref("mlir", "mlir", 1)),
-                               (0, 1, 2), 30, 20),), (3,), 4_321, 2, 1_234)
+                               (0, 1, 2), 30, 20, 40),), (3,), 4_321, 2, 1_234)
 
 
 def test_the_page_says_which_authors_are_drawn_and_how_the_ties_were_chosen() -> None:
@@ -38,4 +38,4 @@ def test_the_data_holds_places_names_ties_and_cluster_labels_as_arrays() -> None
     data = json.loads(network.graph_json(Drawn()))  # type: ignore[arg-type]
     assert data["nodes"][0] == [10, 20, 0, 5, "Ann Lee", "ann-lee"] and data["nodes"][3][2] == -1
     assert data["edges"] == [[0, 1, 3], [0, 2, 2], [1, 2, 1]]
-    assert data["clusters"] == [["gpu · compilers", 30, 20]]
+    assert data["clusters"] == [["gpu · compilers", 30, 20, 40]]

@@ -82,18 +82,29 @@
         id: "e" + i, source: "n" + e[0], target: "n" + e[1], weight: e[2]}});
     });
     data.clusters.forEach(function (k, i) {
-      elements.push({group: "nodes", classes: "cluster", position: {x: k[1], y: k[2]},
-                     data: {id: "c" + i, label: k[0].split(" · ").join("\n")}});
+      var lines = k[0].split(" · ");
+      elements.push({group: "nodes", classes: "cluster", position: {x: k[1], y: k[2]}, data: {
+        id: "c" + i, label: lines.join("\n"), room: k[3] + 60,
+        chars: Math.max.apply(null, lines.map(function (line) { return line.length; }))}});
     });
     box.textContent = "";
     fitHeight(data.nodes);
     var cy = cytoscape({container: box, elements: elements, layout: {name: "preset"}, style: sheet(c),
                         minZoom: 0.05, maxZoom: 6, autoungrabify: true, boxSelectionEnabled: false,
                         selectionType: "single"});
-    // cluster names about 13 px high on the screen at any zoom, never smaller than at the start
+    // cluster names about 13 px high on the screen, as wide as their cluster at most, hidden while that would
+    // make them smaller than 8 px (on a phone, until zoomed in: the list below names every cluster)
     var labels = cy.nodes(".cluster");
-    cy.on("zoom", function () { labels.style("font-size", Math.max(20, 13 / cy.zoom())); });
+    function nameClusters() {
+      var zoom = cy.zoom();
+      labels.forEach(function (label) {
+        var size = Math.min(Math.max(20, 13 / zoom), label.data("room") / (0.62 * label.data("chars")));
+        label.style({"font-size": size, "text-opacity": size * zoom < 8 ? 0 : 1});
+      });
+    }
+    cy.on("zoom", nameClusters);
     cy.fit(undefined, 16);
+    nameClusters();
     var authors = cy.nodes(".author");
     box.setAttribute("tabindex", "0");
     box.setAttribute("role", "application");
