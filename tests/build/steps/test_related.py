@@ -3,6 +3,10 @@ abstract as it was, and a paper page rendered again for its list only when the l
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -16,7 +20,7 @@ from sitegen.build.persisted import run_build
 from sitegen.build.site_engine import SiteEngine
 from sitegen.model import similar
 
-from ...site_factory import copy_site, tree_bytes
+from ...site_factory import REPO, copy_site, tree_bytes
 from ..test_incremental import _replace_field as replace_field
 
 NEIGHBOURS = ("neighbours", None)
@@ -108,3 +112,18 @@ def test_a_new_process_works_them_out_only_when_a_text_changed(tmp_path: Path, m
     run_build(root, tmp_path / "out", None, False, 1)
     assert calls == [1, 1], "an abstract edit"
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_builds_in_processes_hashing_strings_differently_write_the_same_lists(tmp_path: Path) -> None:
+    """Sets of words and slugs iterate in another order under each hash seed: the related lists must not move."""
+    root = copy_site(tmp_path / "site")
+    pages = []
+    for seed in ("1", "2"):
+        out = tmp_path / f"out-{seed}"
+        subprocess.run([sys.executable, "-c", "from sitegen.cli import run; run()", "build", "--root", str(root),
+                        "--output", str(out), "--no-search"], check=True, capture_output=True, cwd=REPO,
+                       env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(REPO)})
+        shutil.rmtree(root / ".sitegen-cache")
+        pages.append({name: data for name, data in tree_bytes(out).items() if name.startswith("papers/")})
+    assert pages[0] == pages[1]
+    assert sum(b'class="why"' in data for data in pages[0].values()) > 100
