@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined, select_autoescape
+from jinja2 import StrictUndefined
 from markupsafe import Markup
 
 # -- the site ----------------------------------------------------------------------------------------------------------
@@ -149,6 +149,14 @@ FEED_MAX_ITEMS = 50
 TERM_FEED_MAX_ITEMS = 20
 
 # -- templates ---------------------------------------------------------------------------------------------------------
+
+
+def autoescape(template_name: str | None) -> bool:
+    """Jinja's select_autoescape(["html", "xml"]), as a module-level function: the content cache pickles the settings
+    (every Author and Tag holds them), and pickle cannot save the closure select_autoescape returns."""
+    return template_name is None or template_name.lower().endswith((".html", ".xml"))
+
+
 # sitegen's Jinja settings: HTML and XML autoescaped, a missing variable an error, blocks trimmed, trailing
 # newlines kept.
 JINJA_ENVIRONMENT = {
@@ -156,7 +164,7 @@ JINJA_ENVIRONMENT = {
     "trim_blocks": True,
     "lstrip_blocks": True,
     "keep_trailing_newline": True,
-    "autoescape": select_autoescape(["html", "xml"]),
+    "autoescape": autoescape,
     "extensions": [],
 }
 
