@@ -1,13 +1,15 @@
 """Benchmark runner: sitegen cold build, rebuilds and live reload, optionally beside Hugo, Pelican and Eleventy.
 
-    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--eleventy] [--out results.json]
+    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--eleventy] [--hugo-pagefind]
+                             [--out results.json]
 
-Run it from the repository root (`benchmarks` is not an installed package). For each size N
-it writes the synthetic corpus of `benchmarks.generate` (seed 1) into the work directory
-(default benchmarks/work/, git-ignored) as `sitegen-N/` and, with --hugo, converts the same
-corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py), with --pelican into a Pelican
-project `pelican-N/` (benchmarks/pelican_site.py), with --eleventy into an Eleventy project
-`eleventy-N/` (benchmarks/eleventy_site.py). Every measurement is a separate
+Run it from the repository root (`benchmarks` is not an installed package). Each run works in a
+folder of its own, `run-<time>-…/` in the work directory (default benchmarks/work/, git-ignored;
+see Workspace). For each size N it writes the synthetic corpus of `benchmarks.generate` (seed 1)
+there as `sitegen-N/` and, with --hugo, converts the same corpus into a Hugo site `hugo-N/`
+(benchmarks/hugo_site.py), with --pelican into a Pelican project `pelican-N/`
+(benchmarks/pelican_site.py), with --eleventy into an Eleventy project `eleventy-N/`
+(benchmarks/eleventy_site.py). Every measurement is a separate
 process started with subprocess and reaped with os.wait4, which gives:
 
 - wall: seconds from spawn to exit (so interpreter or binary start-up is included);
@@ -20,9 +22,10 @@ process started with subprocess and reaped with os.wait4, which gives:
 What is measured (medians over --runs; the cold build at least 3 times, or --cold-runs times for a size
 too large to repeat; --no-serve leaves out the serve session):
 
-- cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/
-  (moved aside into DIR/../discarded/ and deleted when the run ends; with --delete-outputs,
-  deleted right before the build; likewise for Hugo's and Pelican's outputs, see Discard);
+- cold_build: `sitegen build --root DIR --no-search` on a copy of the site that was never built
+  (no public/, no .sitegen-cache/), made before the first timed build; the other tools build
+  into fresh output and cache folders. Nothing is deleted or moved until every timed process
+  has run: the copies and other outputs are deleted in one batch at the end (see Workspace);
 - noop_rebuild: the same command again with nothing changed (files_touched counts output files
   whose mtime changed or that appeared or disappeared: it should be 0);
 - body_edit_rebuild: one entry's Markdown body changed (a sentence appended), then a new process;
@@ -42,8 +45,8 @@ too large to repeat; --no-serve leaves out the serve session):
 The edited entry is the middle one of content/papers/ in name order; it is restored (and the
 site rebuilt, unmeasured) after the CLI edits and after the serve session.
 
-With --hugo, Hugo cold builds (`hugo --quiet` with public/, resources/ and the project's file
-cache removed; the compiled-WASM cache of Hugo's KaTeX, like Python's bytecode, is kept after
+With --hugo, Hugo cold builds (`hugo --quiet` into a fresh --destination, with a fresh --cacheDir
+holding only the compiled-WASM cache of Hugo's KaTeX, which like Python's bytecode is kept after
 one warm-up build of a tiny site) run interleaved with the sitegen cold builds, alternating
 which goes first, so machine noise hits both; `ratio` is sitegen/Hugo per pair for wall, cpu,
 rss and tree_rss (median over pairs, and the ratio of the medians). Hugo must produce N paper
@@ -54,20 +57,28 @@ dots in taxonomy slugs, sitegen writes 'l' and drops them). The Hugo site
 and what it could not express like sitegen are described in benchmarks/hugo/README.md.
 
 With --pelican, Pelican cold builds (`python -m pelican … --fatal errors`, the `pelican` package
-of this interpreter: `pip install -e '.[bench]'`; its output folder and content cache removed
-before each, and content caching switched off in its settings) join the same loop: each round
+of this interpreter: `pip install -e '.[bench]'`; a fresh output folder and an empty --cache-path
+each, its content cache on in its settings) join the same loop: each round
 rotates the order of the tools, so each goes first equally often. Pelican must produce N paper
 pages; its results are `pelican`, `ratio_pelican` (sitegen/Pelican, as `ratio`) and
-`files_compared_pelican` (only_sitegen / only_pelican). The Pelican project, its plugin and what
+`files_compared_pelican` (only_sitegen / only_pelican); then Pelican's no-op and body-edit
+rebuilds are timed (--runs each) into its last cold build's output with the cache that build
+wrote (`pelican.noop_rebuild`, `pelican.body_edit_rebuild`). The Pelican project, its plugin and what
 Pelican could not express like sitegen are described in benchmarks/pelican/README.md.
 
 With --eleventy, Eleventy 3 cold builds (Node, the `@11ty/eleventy` package pinned in
 benchmarks/eleventy/package-lock.json: `npm ci --prefix benchmarks/eleventy`; its output folder
-and cache removed before each) join the same loop, with results `eleventy`, `ratio_eleventy` and
+into a fresh --output each) join the same loop, with results `eleventy`, `ratio_eleventy` and
 `files_compared_eleventy`; the project is described in benchmarks/eleventy/README.md. Every other
 tool's build runs in its project folder. Another tool whose build fails (Eleventy running out of
 memory, say) is reported as failed at that size, with its exit status, the last line it printed
 and what it used until then, and left out of the size's later rounds; the run goes on.
+
+With --hugo-pagefind, the default `sitegen build` (search included: `sitegen_search`) joins the
+loop on its own never-built copies, and so does Hugo followed by the Pagefind that sitegen runs
+(the pagefind[bin] wheel's) over Hugo's paper pages only (`--glob 'papers/**/*.html'`, sitegen's
+exclusions), as one process tree (`/bin/sh -c 'hugo … && pagefind …'`): `hugo_pagefind`, with
+`ratio_hugo_pagefind` = sitegen with search / Hugo + Pagefind.
 
 A Markdown table is printed and the full results (every sample) are written as JSON to --out
 (default WORK/results.json). The load average before and after each size is recorded: this is
