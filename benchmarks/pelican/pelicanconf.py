@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from jinja2 import StrictUndefined, select_autoescape
+from jinja2 import StrictUndefined
 from markupsafe import Markup
 
 # -- the site ----------------------------------------------------------------------------------------------------------
@@ -42,9 +42,14 @@ THEME_STATIC_PATHS = ["static"]
 PLUGIN_PATHS = ["plugins"]
 PLUGINS = ["reading_list"]
 
-# Cold builds only: no content cache to write or read (the runner also removes cache/ before each build).
-CACHE_CONTENT = False
-LOAD_CONTENT_CACHE = False
+# Pelican's content cache, as its documentation advises for speed: each build writes what its readers parsed (title,
+# metadata, HTML of the notes) to CACHE_PATH, and the next build loads an unchanged file's entry instead of reading
+# it again. Uncompressed: gzip would cost CPU on every build for disk space nobody is short of here. The runner gives
+# each cold build a fresh, empty cache (`--cache-path`), so a cold build stays cold; its rebuilds use the last one's.
+CACHE_CONTENT = True
+LOAD_CONTENT_CACHE = True
+CONTENT_CACHING_LAYER = "reader"  # the "generator" layer would skip the plugin's article signals on cached entries
+GZIP_CACHE = False
 CACHE_PATH = "cache"
 DELETE_OUTPUT_DIRECTORY = False
 
@@ -144,6 +149,14 @@ FEED_MAX_ITEMS = 50
 TERM_FEED_MAX_ITEMS = 20
 
 # -- templates ---------------------------------------------------------------------------------------------------------
+
+
+def autoescape(template_name: str | None) -> bool:
+    """Jinja's select_autoescape(["html", "xml"]), as a module-level function: the content cache pickles the settings
+    (every Author and Tag holds them), and pickle cannot save the closure select_autoescape returns."""
+    return template_name is None or template_name.lower().endswith((".html", ".xml"))
+
+
 # sitegen's Jinja settings: HTML and XML autoescaped, a missing variable an error, blocks trimmed, trailing
 # newlines kept.
 JINJA_ENVIRONMENT = {
@@ -151,7 +164,7 @@ JINJA_ENVIRONMENT = {
     "trim_blocks": True,
     "lstrip_blocks": True,
     "keep_trailing_newline": True,
-    "autoescape": select_autoescape(["html", "xml"]),
+    "autoescape": autoescape,
     "extensions": [],
 }
 
