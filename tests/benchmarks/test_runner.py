@@ -184,7 +184,7 @@ OTHERS = [pytest.param(tool, name, ratio_key, FILES_COMPARED[tool], id=tool,
           for tool, name, ratio_key in COMPARED if tool not in VERSUS]
 
 
-@pytest.mark.skipif(*SKIPPED["hugo_pagefind"])
+@pytest.mark.skipif(SKIPPED["hugo_pagefind"][0], reason=SKIPPED["hugo_pagefind"][1])
 def test_hugo_and_pagefind_index_the_papers_as_sitegen_s_default_build_does(results: dict[str, Any]) -> None:
     """The search row: Hugo then Pagefind over Hugo's paper pages, against sitegen's build with its search index,
     both timed pair by pair; each index holds every paper page and nothing else."""
@@ -199,7 +199,7 @@ def test_hugo_and_pagefind_index_the_papers_as_sitegen_s_default_build_does(resu
     assert "pagefind" in results["environment"]["hugo_pagefind"].lower()
 
 
-@pytest.mark.skipif(*SKIPPED["pelican"])
+@pytest.mark.skipif(SKIPPED["pelican"][0], reason=SKIPPED["pelican"][1])
 def test_pelican_rebuilds_with_its_cache(results: dict[str, Any]) -> None:
     """Pelican's no-op and body-edit rebuilds are timed into its last cold build's output, with its content cache."""
     pelican = _size(results)["pelican"]
