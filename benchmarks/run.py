@@ -422,7 +422,8 @@ def output_stats(folder: Path) -> dict[str, Any]:
         "bytes": sum(size for _, size in files.values()),
         "html_pages": sum(1 for k in files if k.endswith(".html")),
         "paper_pages": sum(1 for k in files if re.fullmatch(r"papers/[^/]+/index\.html", k)),
-        "search_fragments": sum(1 for k in files if k.startswith("pagefind/fragment/")),  # pages in the index
+        # pages in the index, in one bundle (Pagefind's own) or in sitegen's shards (pagefind/<shard>/fragment/)
+        "search_fragments": sum(1 for k in files if k.startswith("pagefind/") and "fragment/" in k),
     }
 
 
