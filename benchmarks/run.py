@@ -456,6 +456,7 @@ def compare_outputs(sitegen_out: Path, other_out: Path, tool: str = "hugo") -> d
     only_s, only_t = sorted(ours_n - theirs_n), sorted(theirs_n - ours_n)
     return {"common": len(ours_n & theirs_n), "same_name": exact, "renamed": len(ours_n & theirs_n) - exact,
             "only_sitegen": len(only_s), f"only_{tool}": len(only_t), "sitegen_only": len(extra),
+            "sitegen_only_html": sum(1 for k in extra if k.endswith(".html")),
             "only_sitegen_examples": only_s[:10], f"only_{tool}_examples": only_t[:10]}
 
 
