@@ -37,8 +37,10 @@ def page(browser: Browser) -> Iterator[RecordedPage]:
 
 
 def local_links(page: RecordedPage) -> list[str]:
-    """The file:// address of every link of the page that stays on disk (fragments dropped)."""
-    hrefs: list[str] = page.eval_on_selector_all("a[href]", "links => links.map(a => a.href)")
+    """The file:// address of every link of the page that stays on disk (fragments dropped); SVG links too, whose
+    `href` is not a string, so each address is resolved from its attribute."""
+    hrefs: list[str] = page.eval_on_selector_all(
+        "a[href]", "links => links.map(a => new URL(a.getAttribute('href'), document.baseURI).href)")
     return [href.split("#", 1)[0] for href in hrefs if href.startswith("file:")]
 
 
