@@ -78,7 +78,7 @@
 
   // ---- the index ------------------------------------------------------------------------------------------------
   // The index is cut into shards of consecutive papers, oldest first (sitegen-search.json lists them), each a
-  // Pagefind bundle searched by its own instance of one Pagefind script. A search runs in every shard; the answers
+  // Pagefind bundle searched by an instance of its own Pagefind script. A search runs in every shard; the answers
   // are merged as Pagefind merges indexes (by score), or, sorted by date, shard after shard; filter counts add up.
   function addCounts(all) {
     var sum = {};
@@ -119,12 +119,16 @@
     }).then(function (manifest) {
       var places = manifest.shards.map(function (shard) { return new URL(shard.path, bundle); });
       if (!places.length) return merged([]);  // a list with no papers yet
-      return import(new URL("pagefind.js", places[0]).href).then(function (module) {
-        var shards = places.map(function (place) { return module.createInstance({ basePath: place.pathname }); });
-        return Promise.all(shards.map(function (s) {
-          return s.options({ baseUrl: siteRoot.pathname, excerptLength: EXCERPT_WORDS });
-        })).then(function () { return merged(shards); });
-      });
+      // Each shard through its own copy of the script: Pagefind's WebAssembly glue keeps one module per script, so
+      // instances of one script overwrite each other's index as they load (a trap, "unreachable", at random).
+      return Promise.all(places.map(function (place) {
+        return import(new URL("pagefind.js", place).href).then(function (module) {
+          var shard = module.createInstance({ basePath: place.pathname });
+          return shard.options({ baseUrl: siteRoot.pathname, excerptLength: EXCERPT_WORDS }).then(function () {
+            return shard;
+          });
+        });
+      })).then(merged);
     });
   }
 
