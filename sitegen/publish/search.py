@@ -134,46 +134,59 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
     made = shards(records, exe, shard_size or SHARD_SIZE)
     kept = _kept(previous) if previous is not None else {}
     bundle.mkdir(parents=True)
+    sizes: dict[str, tuple[int, int]] = {}  # shard -> (files, bytes)
     fresh = []
     for shard in made:
-        if shard.digest not in kept or not _keep(kept[shard.digest], bundle / shard.name):
+        if shard.digest in kept and (size := _keep(*kept[shard.digest], bundle / shard.name)) is not None:
+            sizes[shard.name] = size
+        else:
             fresh.append(shard)
     try:
         peak = _run_all(exe, bundle, fresh)
     except PagefindFailed as failed:
         shutil.rmtree(bundle, ignore_errors=True)
         return SearchIndex(False, message=f"search index skipped: {failed}")
+    sizes.update((shard.name, _size(bundle / shard.name)) for shard in fresh)
     manifest = {"format": FORMAT, "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
-                                              "bytes": _size(bundle / s.name)} for s in made]}
+                                              "files": sizes[s.name][0], "bytes": sizes[s.name][1]} for s in made]}
     (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
     write_words(bundle)
-    files = [p for p in bundle.rglob("*") if p.is_file()]
-    return SearchIndex(True, time.perf_counter() - started, "", len(files), sum(p.stat().st_size for p in files),
+    extra = [bundle / MANIFEST, bundle / WORDS_FILE]
+    return SearchIndex(True, time.perf_counter() - started, "", sum(f for f, _ in sizes.values()) + len(extra),
+                       sum(b for _, b in sizes.values()) + sum(p.stat().st_size for p in extra),
                        len(made), len(fresh), peak)
 
 
-def _kept(previous: Path) -> dict[str, Path]:
-    """The shards of a previous bundle by digest: only those its manifest lists and that are there whole."""
+def _kept(previous: Path) -> dict[str, tuple[Path, tuple[int, int]]]:
+    """The shards of a previous bundle by digest, with the files and bytes its manifest says they hold."""
     try:
         manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
         if manifest.get("format") != FORMAT:
             return {}
-        listed = {entry["digest"]: (previous / entry["path"], entry["bytes"]) for entry in manifest["shards"]}
+        return {entry["digest"]: (previous / entry["path"], (int(entry["files"]), int(entry["bytes"])))
+                for entry in manifest["shards"]}
     except (OSError, ValueError, LookupError, TypeError, AttributeError):
         return {}
-    return {digest: path for digest, (path, size) in listed.items() if path.is_dir() and _size(path) == size}
 
 
-def _size(folder: Path) -> int:
-    """The bytes of a shard's files: a shard that lost or changed one since the manifest was written is indexed
-    again rather than kept."""
-    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+def _size(folder: Path) -> tuple[int, int]:
+    """How many files a shard holds, and their bytes."""
+    files = size = 0
+    for top, _, names in os.walk(folder):
+        for name in names:
+            files += 1
+            size += os.stat(os.path.join(top, name)).st_size
+    return files, size
 
 
-def _keep(source: Path, target: Path) -> bool:
-    """A shard of the previous bundle taken over, hard-linked where the file system allows; False if it
-    could not be read whole (it is then indexed again)."""
+def _keep(source: Path, expected: tuple[int, int], target: Path) -> tuple[int, int] | None:
+    """A shard of the previous bundle taken over, hard-linked where the file system allows, and its files and
+    bytes; None if it is not there as the manifest says (it lost or changed a file): it is then indexed again."""
+    seen = [0, 0]
+
     def link(src: str, dst: str) -> None:
+        seen[0] += 1
+        seen[1] += os.stat(src).st_size
         try:
             os.link(src, dst)
         except OSError:
@@ -182,9 +195,11 @@ def _keep(source: Path, target: Path) -> bool:
     try:
         shutil.copytree(source, target, copy_function=link)
     except (OSError, shutil.Error):
+        seen = [-1, -1]
+    if tuple(seen) != expected:
         shutil.rmtree(target, ignore_errors=True)
-        return False
-    return True
+        return None
+    return expected
 
 
 class PagefindFailed(Exception):
