@@ -41,7 +41,7 @@ from .search_records import Record
 BUNDLE = "pagefind"
 MANIFEST = "sitegen-search.json"
 WORDS_FILE = "sitegen-words.json"
-TITLES_FILE = "sitegen-titles.json"  # in each shard: its titles, as Pagefind read them, for the words file
+TITLES_FILE = "sitegen-titles.json"  # in each shard: in how many of its titles each word is, for the words file
 # Papers a shard holds: Pagefind takes about 240 MB for 2,000, and two shards are indexed at once. Past
 # MOST_SHARDS shards the size doubles (a search opens every shard); it changes only then, so an edit or a new
 # paper still changes one shard. The preview indexes smaller shards, for an edit found sooner.
@@ -251,12 +251,14 @@ def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str])
         (output / name).unlink(missing_ok=True)
     titles = [title for path in sorted(output.glob("fragment/*.pf_fragment"))
               if (title := _fragment_title(path)) is not None]
-    (output / TITLES_FILE).write_text(json.dumps(titles, ensure_ascii=False) + "\n", encoding="utf-8")
+    counts = title_counts(titles)
+    text = json.dumps(dict(sorted(counts.items())), ensure_ascii=False, separators=(",", ":"))
+    (output / TITLES_FILE).write_text(text + "\n", encoding="utf-8")
     return usage.ru_maxrss
 
 
-def title_words(titles: list[str]) -> list[str]:
-    """The distinct lower-case words of `titles`, in how many titles each appears (most first), then A to Z."""
+def title_counts(titles: list[str]) -> Counter[str]:
+    """The distinct lower-case words of `titles` and in how many titles each appears."""
     counts: Counter[str] = Counter()
     for title in titles:
         found: set[str] = set()
@@ -264,6 +266,11 @@ def title_words(titles: list[str]) -> list[str]:
             found.add(run)
             found.update(run.split("-"))
         counts.update(word for word in found if len(word) >= MIN_WORD)
+    return counts
+
+
+def title_words(counts: Counter[str]) -> list[str]:
+    """The words, in how many titles each appears (most first), then A to Z."""
     return sorted(counts, key=lambda word: (-counts[word], word))
 
 
@@ -285,11 +292,12 @@ def fragment_paths(bundle: Path) -> list[Path]:
 
 
 def write_words(bundle: Path) -> None:
-    """Write the bundle's title words, from the titles each shard's page records hold (tests pin the format)."""
-    titles: list[str] = []
+    """Write the bundle's title words from each shard's counts, read from the page records Pagefind wrote
+    (tests pin the format): a kept shard's counts are not made again."""
+    counts: Counter[str] = Counter()
     for path in sorted(bundle.glob(f"s*/{TITLES_FILE}")):
-        titles += json.loads(path.read_text(encoding="utf-8"))
-    text = json.dumps({"words": title_words(titles)}, ensure_ascii=False, separators=(",", ":"))
+        counts.update(json.loads(path.read_text(encoding="utf-8")))
+    text = json.dumps({"words": title_words(counts)}, ensure_ascii=False, separators=(",", ":"))
     (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
 
 
