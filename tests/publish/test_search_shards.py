@@ -144,6 +144,9 @@ def test_the_three_shards_open_every_time_the_page_loads(page: RecordedPage, sha
 
 
 def test_three_shards_rank_the_twenty_queries_as_one_index(page: RecordedPage, sharded: tuple[str, Path]) -> None:
+    page.goto(sharded[0] + "search/")
+    page.wait_for_selector(READY)
+    assert page.locator("#search").get_attribute("data-state") == "idle", page.problems
     assert misses(page, sharded[0]) == {}
     page.assert_clean()
 
@@ -154,11 +157,12 @@ def test_filter_counts_add_up_and_a_date_sort_runs_across_shards(page: RecordedP
     tagged = sum('data-pagefind-filter="tag">speculative-decoding<' in p.read_text(encoding="utf-8")
                  for p in (output / "papers").glob("*/index.html"))
     page.goto(base_url + "search/")
-    page.wait_for_selector("#search[data-state=idle]")
+    page.wait_for_selector(READY)
+    assert page.locator("#search").get_attribute("data-state") == "idle", page.problems
     assert page.locator("#search-tag option[value='speculative-decoding']").inner_text() == (
         f"speculative-decoding ({tagged})")
     page.goto(base_url + "search/?q=decoding&sort=newest")
-    page.wait_for_selector(READY)
+    page.wait_for_selector("#search[data-state=done]")
     dates = []
     for item in page.locator(".result").all():
         meta = item.locator(".result-meta span").all_inner_texts()
