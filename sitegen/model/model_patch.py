@@ -41,8 +41,7 @@ class SitePatch:
     tags: set[str]  # slugs of tags whose papers or related tags changed
     categories: set[str]
     years: set[str]  # slugs of years whose papers changed
-    same_files: bool  # no author, tag, category or year appeared or vanished, nor the reading queue or the Rising
-    # page: the same files
+    same_files: bool  # no author, tag, category, year, reading queue or Rising page appeared or vanished: same files
     moved: bool  # the order, the recently-added list or the reading queue changed
     undo: Callable[[], None]  # puts the co-author network shared with the previous Site back as it was
 

@@ -27,8 +27,7 @@ from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
-GONE = b"\x00gone"  # what a page of a paper, author, tag or year (or the Rising page) no longer in the
-# site renders to
+GONE = b"\x00gone"  # what a page of a paper, author, tag or year, or the Rising page, no longer there renders to
 PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "ris": citations.ris_entry,
                                                   "csl": citations.csl_line, "records": data.paper_line,
                                                   "lastmod": sitemap.lastmod}
