@@ -88,14 +88,15 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "cited_doi": paper_links.cited_doi(e),
         "venue_kind": paper_links.venue_kind(e.venue),
         **_paper_panel(site, paper),
+        **signal_charts(paper),
     }
 
 
 def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
-    """The related papers with why each is there, the provenance sentences and the signal charts: read through
-    `site`, so the engine records them."""
+    """The related papers with why each is there and the provenance sentences: read through `site`, so the engine
+    records them."""
     shown = tuple((other, related.reasons(paper, other, found)) for other, found in related.panel(site, paper))
-    return {"related": shown, "provenance": provenance.sentences(paper.entry.sources), **signal_charts(paper)}
+    return {"related": shown, "provenance": provenance.sentences(paper.entry.sources)}
 
 
 def signal_charts(paper: Paper) -> dict[str, Any]:
