@@ -278,3 +278,22 @@ def test_a_site_built_without_search_says_so(page: RecordedPage, tmp_path: Path)
         assert page.page_errors == []
         # The only trace is the browser's own note of the missing bundle: nothing thrown, nothing logged by us.
         page.assert_clean(ignore=[r"/reading-list/pagefind/sitegen-search\.json", r"Failed to load resource: .*404"])
+
+
+def test_an_index_that_cannot_be_loaded_says_so_and_not_that_it_was_never_built(page: RecordedPage,
+                                                                                 tmp_path: Path) -> None:
+    """A deploy that lost a file of the index (here Pagefind's WebAssembly) is a failure to load, not a site
+    built without search: the reader is told to reload, and the cause is named."""
+    site = copy_site(tmp_path / "site", papers=3)
+    build(site, site / "public", "https://example.github.io/reading-list/")
+    for wasm in (site / "public" / "pagefind").glob("s*/wasm.*.pagefind"):
+        wasm.unlink()
+    with serve_directory(site / "public", "/reading-list/") as base_url:
+        open_search(page, base_url + "search/?q=speculative")
+        assert page.locator("#search").get_attribute("data-state") == "failed"
+        assert page.locator(".search-unavailable").count() == 0
+        status = page.locator("#search-status")
+        assert status.is_visible() and status.inner_text().startswith("The search index could not be loaded (")
+        screenshot(page, "search-failed-1280-light", full_page=False)
+        assert page.locator("#search-query").is_disabled()
+        page.assert_clean(ignore=[r"wasm\.\w+\.pagefind", r"Failed to load resource: .*404", r"(?i)pagefind"])

@@ -114,7 +114,7 @@
 
   function openIndex() {
     return fetch(new URL("sitegen-search.json", bundle).href).then(function (response) {
-      if (!response.ok) throw new Error("no search index here");
+      if (!response.ok) throw Object.assign(new Error("no search index here"), { missing: true });
       return response.json();
     }).then(function (manifest) {
       var places = manifest.shards.map(function (shard) { return new URL(shard.path, bundle); });
@@ -531,7 +531,12 @@
     });
     sortSelect.disabled = false;
     return search();
-  }, function () {
-    unavailable();
+  }, function (error) {
+    if (error && error.missing) return unavailable();
+    // The index is there but would not load (a file lost in a deploy, a network error): not "never built".
+    [input, sortSelect].forEach(function (c) { c.disabled = true; });
+    status.textContent = "The search index could not be loaded (" + (error && error.message ? error.message :
+      "unknown error") + "). Reload the page to try again.";
+    setState("failed");
   });
 })();
