@@ -532,7 +532,8 @@
     sortSelect.disabled = false;
     return search();
   }, function (error) {
-    if (error && error.missing) return unavailable();
+    // Opened from disk, the browser refuses every fetch: the notice says why, whatever the error was.
+    if ((error && error.missing) || window.location.protocol === "file:") return unavailable();
     // The index is there but would not load (a file lost in a deploy, a network error): not "never built".
     [input, sortSelect].forEach(function (c) { c.disabled = true; });
     status.textContent = "The search index could not be loaded (" + (error && error.message ? error.message :
