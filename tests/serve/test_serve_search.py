@@ -24,7 +24,11 @@ def test_a_notes_edit_reindexes_one_shard_and_is_found(tmp_path: Path, monkeypat
         assert [(r.ok, r.shards, r.indexed) for r in session.indexed] == [(True, 3, 3)]
         before = shard_bytes(session.output)
         entry = sorted((root / "content" / "papers").glob("*.md"))[5]
-        entry.write_text(entry.read_text(encoding="utf-8") + f"\nThe {WORD} trick.\n", encoding="utf-8")
+        # saved whole (written aside, then renamed): a watcher that saw the file half-written would build the
+        # list without that paper first, which moves every shard's boundary and re-indexes all three
+        edited = entry.with_suffix(".tmp")
+        edited.write_text(entry.read_text(encoding="utf-8") + f"\nThe {WORD} trick.\n", encoding="utf-8")
+        edited.replace(entry)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not any(WORD in r["content"] for r in fragments(session.output)):
             time.sleep(0.05)
