@@ -49,7 +49,7 @@ def pages(site: Path, glob: str | None) -> dict[str, object]:
 
 def records(site: Path, shard_size: int) -> dict[str, object]:
     """The step as `sitegen build` runs it: the model, its records, the shards indexed."""
-    from sitegen.build.site_engine import SiteEngine, search_records
+    from sitegen.pipeline.site_engine import SiteEngine, search_records
 
     with tempfile.TemporaryDirectory() as work:
         started = time.perf_counter()
@@ -70,7 +70,7 @@ def records(site: Path, shard_size: int) -> dict[str, object]:
 def edit(site: Path, shard_size: int) -> dict[str, object]:
     """The preview after a notes edit: the index made, one paper's notes changed, the index refreshed
     (the records made again, the edited shard indexed, the others kept, swapped in)."""
-    from sitegen.build.site_engine import SiteEngine, search_records
+    from sitegen.pipeline.site_engine import SiteEngine, search_records
     from sitegen.publish.search_records import Record
 
     with tempfile.TemporaryDirectory() as work:
@@ -97,7 +97,7 @@ def lunr_index(site: Path) -> dict[str, object]:
 
     from lunr import lunr  # type: ignore[import-not-found]
 
-    from sitegen.build.site_engine import SiteEngine
+    from sitegen.pipeline.site_engine import SiteEngine
 
     with tempfile.TemporaryDirectory() as work:
         model = SiteEngine(site, Path(work) / "out").engine.get("site").site
@@ -120,7 +120,7 @@ def api(site: Path, papers: int) -> dict[str, object]:
     """The pagefind package's client adding `papers` custom records (no HTML), as its documentation shows."""
     from pagefind.index import PagefindIndex  # type: ignore[import-not-found]
 
-    from sitegen.build.site_engine import SiteEngine
+    from sitegen.pipeline.site_engine import SiteEngine
 
     with tempfile.TemporaryDirectory() as work:
         model = SiteEngine(site, Path(work) / "out").engine.get("site").site

@@ -224,7 +224,7 @@ base_url_option = click.option(
 def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool,
                   jobs: int | None) -> None:
     """Build the static site into public/ (atomically: all of it or none of it)."""
-    from .build.build import build
+    from .pipeline.build import build
 
     with failures(), render_bar() as progress:
         site_config.require(root)
@@ -351,7 +351,7 @@ def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, m
     The branch, the remote and content/ are checked before building (--force skips only
     the content/ check): a branch holding the sources or checked out is always refused.
     """
-    from .build.build import build
+    from .pipeline.build import build
     from .publish.deploy import check_clean, prepare, publish
 
     with failures():

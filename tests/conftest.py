@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser
 
-from sitegen.build.build import BuildResult, build
+from sitegen.pipeline.build import BuildResult, build
 from tests.support import RecordedPage, launch_chromium, open_page
 
 REPO = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.site_factory import copy_site, curate, sight
 from tests.support import ARTIFACTS_DIR, launch_chromium, open_page, screenshot, serve_directory
 from tests.support.browser import RecordedPage

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from sitegen.build.build import build
 from sitegen.cli import main
 from sitegen.common.errors import Report
 from sitegen.content.loader import AuthorProfile, load_profile
+from sitegen.pipeline.build import build
 from tests.support import describe_vnu, run_vnu
 
 from .html_tools import by_class, parse_html, text_of

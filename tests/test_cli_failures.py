@@ -165,7 +165,7 @@ def test_an_unexpected_failure_is_said_as_a_bug_not_a_traceback(tmp_path: Path, 
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("something no one expected")
 
-    monkeypatch.setattr("sitegen.build.build.build", broken)
+    monkeypatch.setattr("sitegen.pipeline.build.build", broken)
     result = CliRunner().invoke(main, ["build", "--root", str(root), "--no-search"])
     assert result.exit_code == 1
     assert ".: error[E999]: internal error: ValueError: something no one expected" in result.output

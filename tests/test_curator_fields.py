@@ -10,7 +10,7 @@ from xml.etree import ElementTree as ET
 import feedparser
 import pytest
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.support import describe_vnu, run_vnu
 
 from .conftest import BuiltSite

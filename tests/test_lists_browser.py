@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.screenshots import titles_above_fold
 from tests.support import RecordedPage, SiteURL, describe_violations, run_axe, serve_directory
 

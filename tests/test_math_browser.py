@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.support import RecordedPage, SiteURL, screenshot, serve_directory
 
 from .site_factory import copy_site

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.support import RecordedPage, describe_violations, run_axe, screenshot, serve_directory
 
 from .html_tools import by_class, main_of, parse_html, text_of

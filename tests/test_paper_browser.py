@@ -14,7 +14,7 @@ from types import SimpleNamespace
 import pytest
 from playwright.sync_api import Browser, Locator
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from tests.support import (
     RecordedPage,
     SiteURL,

@@ -13,8 +13,8 @@ import feedparser
 import pytest
 import yaml
 
-from sitegen.build.build import BuildResult, build
 from sitegen.content.slugs import slugify
+from sitegen.pipeline.build import BuildResult, build
 from tests.support import RecordedPage, SiteURL, crawl_links, describe_broken, serve_directory
 
 from .html_tools import parse_html

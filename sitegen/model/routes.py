@@ -1,7 +1,7 @@
 """The render plan: every file the build writes, its kind, key and template.
 
 Which files there are follows from the site's slugs alone (`rows`); what each page shows,
-and so what it depends on, is recorded as it renders (sitegen/build/steps/outputs.py),
+and so what it depends on, is recorded as it renders (sitegen/pipeline/steps/outputs.py),
 never listed here. Two kinds of page take data from their spec (`PageSpec.shape`): the
 recently-added page (which papers, how many) and the sitemap (which pages).
 """
@@ -124,7 +124,7 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     Rising page has papers; `redirects`: (slug, the person's slug) of each other spelling's address, a page
     keyed by the person it sends the reader to).
 
-    What a page shows is recorded when it renders (see sitegen/build/steps/outputs.py); this
+    What a page shows is recorded when it renders (see sitegen/pipeline/steps/outputs.py); this
     says only which files there are and how each is made.
     """
     yield from ((home_page(n), "home", str(n), "index.html") for n in range(1, pages + 1))

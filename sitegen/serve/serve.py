@@ -12,9 +12,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..build.site_engine import EngineChange, SiteEngine, search_records
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
+from ..pipeline.site_engine import EngineChange, SiteEngine, search_records
 from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex
 from ..publish.search import refresh as refresh_index
 from .server import PreviewServer, error_overlay

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
 from sitegen.common.errors import Report
 from sitegen.content.loader import entry_from_text
+from sitegen.pipeline.build import build
 
 from ..html_tools import main_of, parse_html, text_of
 

@@ -8,9 +8,9 @@ import pytest
 
 import sitegen.content.files as files
 import sitegen.content.loader as loader
-from sitegen.build.build import build
 from sitegen.common.errors import Diagnostic, Report
 from sitegen.content.cache import EntryCache
+from sitegen.pipeline.build import build
 
 from ..common.test_forked import _children
 from ..site_factory import copy_site
@@ -212,7 +212,7 @@ def test_an_edit_outside_the_notes_lends_the_rendered_notes_and_imports_no_markd
     assert after.notes_html is before.notes_html and after.notes_text is before.notes_text
     edited = loader.entry_from_text(text.replace("Some", "Other"), "content/papers/a.md", "a", Report(), before)
     assert edited is not None and edited.notes_html.startswith("<p>Other <em>notes</em>")
-    probe = ("import sys\nfrom sitegen.build import build, persisted, site_engine\n"
+    probe = ("import sys\nfrom sitegen.pipeline import build, persisted, site_engine\n"
              "from sitegen.content import loader\nfrom sitegen.render import render\n"
              "print('markdown_it' in sys.modules)\nloader.markdown.render_notes('*x*')\n"
              "print('markdown_it' in sys.modules)")

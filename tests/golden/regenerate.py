@@ -11,7 +11,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 
 HERE = Path(__file__).resolve().parent
 SITE = HERE / "site"

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
 from sitegen.common.errors import BuildFailed, Report, SitegenError
 from sitegen.content import categories
 from sitegen.content import config as site_config
 from sitegen.content.loader import Content, entry_from_text, load_content
 from sitegen.model import model, routes
+from sitegen.pipeline.build import build
 
 from ..html_tools import listed_papers, parse_html
 from ..site_factory import copy_site

@@ -130,7 +130,7 @@ def assert_same_site(patched: model.Site, built: model.Site) -> None:
 # a Rising page appears (a later day), another paper gains on it, the first paper's sightings go: another tops it
 @example(steps=[[("sources", 1, 4)], [("sources", 2, 10)], [("sources", 1, 0)]])
 def test_patched_site_equals_the_built_one(steps: list[list[tuple[str, int, int]]]) -> None:
-    """The engine's `site` step patches its last model (sitegen/build/steps/structure.py): each patch it keeps
+    """The engine's `site` step patches its last model (sitegen/pipeline/steps/structure.py): each patch it keeps
     must be the model built anew, with the same files where it says so."""
     content, config = _content(), _config()
     entries = {e.slug: e for e in content.entries}

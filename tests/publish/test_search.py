@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from sitegen.build.build import build
 from sitegen.cli import main
+from sitegen.pipeline.build import build
 from sitegen.publish import search
 from sitegen.publish.search_records import Record
 

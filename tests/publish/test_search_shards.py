@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
-from sitegen.build.site_engine import SiteEngine, search_records
+from sitegen.pipeline.build import build
+from sitegen.pipeline.site_engine import SiteEngine, search_records
 from sitegen.publish import search
 from sitegen.publish.search_records import Record
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 import xxhash
 
-from sitegen.build import parallel, persisted
-from sitegen.build.build import build
+from sitegen.pipeline import parallel, persisted
+from sitegen.pipeline.build import build
 from sitegen.publish.writer import staged
 
 from ..site_factory import copy_site

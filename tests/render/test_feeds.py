@@ -12,8 +12,8 @@ from typing import Any
 import feedparser
 import pytest
 
-from sitegen.build.build import build
 from sitegen.model.routes import TOPIC_FEED_SIZE
+from sitegen.pipeline.build import build
 
 from ..conftest import BuiltSite
 from ..html_tools import committed_entries, entry_date, listed_papers, read_html

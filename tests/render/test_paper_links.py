@@ -20,9 +20,9 @@ import bibtexparser
 import pytest
 import rispy
 
-from sitegen.build.build import build
 from sitegen.common.errors import Report
 from sitegen.content.loader import entry_from_text
+from sitegen.pipeline.build import build
 from sitegen.render.paper_links import buttons, label
 from tests.support import RecordedPage, SiteURL, describe_violations, describe_vnu, run_axe, run_vnu, serve_directory
 

@@ -60,7 +60,7 @@ def test_paper_pages_tell_provenance_in_a_closed_details_and_name_no_dump_file(b
 
 
 def test_notes_come_first_in_a_block_of_their_own(tmp_path_factory: pytest.TempPathFactory) -> None:
-    from sitegen.build.build import build
+    from sitegen.pipeline.build import build
 
     from ..site_factory import copy_site, curate
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 from sitegen.render.words import counted
 
 # A count of one before a plural noun, in the page's words (its text, its meta description)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 
 from ..html_tools import main_of, meta_values, parse_html, read_html, text_of
 

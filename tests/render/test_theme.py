@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
 from sitegen.common.errors import SitegenError
+from sitegen.pipeline.build import build
 from sitegen.render.theme import PACKAGE_THEMES, static_files, theme_dirs
 
 from ..site_factory import copy_site

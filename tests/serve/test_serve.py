@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
-from sitegen.build.site_engine import SiteEngine
 from sitegen.model.routes import WHOLE_LIST_FILES
+from sitegen.pipeline.build import build
+from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.serve import serve
 from sitegen.serve.serve import BYTES_PER_PAPER, PreviewSession, memory_has_room
 

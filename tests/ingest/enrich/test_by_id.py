@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from sitegen.build.build import build
 from sitegen.cli import main
 from sitegen.content.frontmatter import parse
 from sitegen.ingest.enrich.s2 import FIELDS
+from sitegen.pipeline.build import build
 from tests.html_tools import read_html
 from tests.ingest.enrich.replay import FIXTURES, ReplayServer, Reply
 

@@ -9,9 +9,9 @@ import bibtexparser
 import pytest
 from click.testing import CliRunner, Result
 
-from sitegen.build.build import build
 from sitegen.cli import main
 from sitegen.content.frontmatter import parse
+from sitegen.pipeline.build import build
 from tests.html_tools import read_html
 from tests.ingest.enrich.replay import ReplayServer, Reply
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from sitegen.build.build import build
+from sitegen.pipeline.build import build
 
 from ...html_tools import meta_values, read_html
 

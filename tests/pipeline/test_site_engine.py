@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from sitegen.build.build import build
-from sitegen.build.site_engine import SiteEngine
 from sitegen.common.errors import SitegenError
 from sitegen.model import routes
+from sitegen.pipeline.build import build
+from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.serve.serve import ON_REQUEST
 
 from ..site_factory import copy_site, tree_bytes
@@ -170,7 +170,7 @@ def test_a_failed_update_changes_nothing_and_the_next_one_catches_up(tmp_path: P
 @pytest.mark.parametrize("op", [("title", 1, 2), ("body", 2, 1), ("tags", 3, 1), ("delete", 4, 1), ("new", 0, 7)])
 def test_a_build_across_workers_equals_one_process_and_its_memo_serves_later_edits(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, op: tuple[str, int, int]) -> None:
-    from sitegen.build import parallel
+    from sitegen.pipeline import parallel
 
     root = copy_site(tmp_path / "site", papers=ALL)
     monkeypatch.setattr(parallel, "PARALLEL_THRESHOLD", 0)
@@ -189,7 +189,7 @@ def test_builds_in_new_processes_with_the_memo_on_disk_equal_a_clean_build(
         pristine: Path, ops: list[tuple[str, int, int]]) -> None:
     """The build policy: each build opens the memo the last one saved, finds the changed files by their stats,
     and writes in place only what changed; the output always equals a clean build."""
-    from sitegen.build.persisted import run_build
+    from sitegen.pipeline.persisted import run_build
 
     work = Path(tempfile.mkdtemp(prefix="engine-"))
     try:
@@ -208,7 +208,7 @@ def test_builds_in_new_processes_with_the_memo_on_disk_equal_a_clean_build(
 
 
 def test_an_output_edited_by_hand_makes_the_next_build_render_everything(tmp_path: Path) -> None:
-    from sitegen.build.persisted import run_build
+    from sitegen.pipeline.persisted import run_build
 
     root = copy_site(tmp_path / "site", papers=ALL)
     run_build(root, tmp_path / "out", None, False, 1)

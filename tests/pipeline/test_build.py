@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from sitegen.build.build import build
 from sitegen.common.errors import BuildFailed, SitegenError
+from sitegen.pipeline.build import build
 
 from ..conftest import REPO, SITE_URL, BuiltSite
 from ..html_tools import ARXIV, committed_entries, entry_date, listed_papers, read_html, topic_tags

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 import yaml
 
-from sitegen.build.build import build
-from sitegen.build.persisted import run_build
-from sitegen.build.site_engine import SiteEngine
 from sitegen.model import similar
+from sitegen.pipeline.build import build
+from sitegen.pipeline.persisted import run_build
+from sitegen.pipeline.site_engine import SiteEngine
 
 from ...site_factory import REPO, copy_site, tree_bytes
 from ..test_incremental import _replace_field as replace_field

@@ -55,7 +55,7 @@ run()
 
 
 SLOW_WORKERS = """
-import time, sitegen.build.parallel as parallel
+import time, sitegen.pipeline.parallel as parallel
 parallel.PARALLEL_THRESHOLD = 1
 render_chunk = parallel._render_chunk
 def slow(specs):
@@ -242,7 +242,7 @@ def _alive(pid: int) -> bool:
 
 
 DYING_WORKER = """
-import os, sitegen.build.parallel as parallel
+import os, sitegen.pipeline.parallel as parallel
 parallel.PARALLEL_THRESHOLD = 1
 parallel._render_chunk = lambda specs: os._exit(9)
 from sitegen.cli import run

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.build.engine.graph import Context, Engine, Step, StepError
-from sitegen.build.engine.memo import ABSENT
-from sitegen.build.engine.store import DiskMemo
+from sitegen.pipeline.engine.graph import Context, Engine, Step, StepError
+from sitegen.pipeline.engine.memo import ABSENT
+from sitegen.pipeline.engine.store import DiskMemo
 
 
 def fp(value: Any) -> str:

@@ -2,7 +2,7 @@
 
 `sitegen build` (the engine with its memo on disk, a new process each time) is held to a
 build without the cache here; the engine in one process, with the build's and the
-preview's policies, in tests/build/test_site_engine.py.
+preview's policies, in tests/pipeline/test_site_engine.py.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from sitegen.build.build import build
-from sitegen.build.persisted import OutputsChanged
-from sitegen.build.site_engine import SiteEngine
 from sitegen.common.errors import Location, Report, SitegenError
 from sitegen.content.loader import load_content
 from sitegen.model import routes
+from sitegen.pipeline.build import build
+from sitegen.pipeline.persisted import OutputsChanged
+from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.render.render import Renderer
 
 from ..site_factory import copy_site, tree_bytes
@@ -268,7 +268,7 @@ def test_a_rebuild_with_nothing_changed_renders_nothing(tmp_path: Path) -> None:
     """A new process that finds nothing changed renders no page and counts every file as unchanged."""
     root = copy_site(tmp_path / "site", papers=PAPERS)
     build(root, tmp_path / "public", search=False)
-    code = ("from pathlib import Path; from sitegen.build.build import build; "
+    code = ("from pathlib import Path; from sitegen.pipeline.build import build; "
             f"r = build(Path({str(root)!r}), Path({str(tmp_path / 'public')!r}), search=False); "
             "print(r.written, r.unchanged, r.pages_by_kind['rendered'])")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
@@ -352,7 +352,7 @@ def test_an_update_that_fails_while_rendering_replaces_nothing_and_leaves_no_tem
 
 
 def test_parallel_build_equals_single_process(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import sitegen.build.parallel as parallel_module
+    import sitegen.pipeline.parallel as parallel_module
 
     root = copy_site(tmp_path / "site")
     monkeypatch.setattr(parallel_module, "PARALLEL_THRESHOLD", 1)
@@ -431,7 +431,7 @@ def test_a_rebuild_keeps_the_slug_of_an_entry_whose_file_name_is_not_one(tmp_pat
 
 def test_a_memo_saved_by_other_code_means_a_full_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The memo is stamped with the digest of sitegen's own code: another version's memo is not trusted."""
-    from sitegen.build import persisted
+    from sitegen.pipeline import persisted
 
     root, public = copy_site(tmp_path / "site", papers=PAPERS), tmp_path / "public"
     build(root, public, search=False)
@@ -444,8 +444,8 @@ def test_a_memo_saved_by_other_code_means_a_full_build(tmp_path: Path, monkeypat
 
 def test_the_cache_files_of_the_routes_before_the_engine_are_removed(tmp_path: Path) -> None:
     """A site built by an older sitegen keeps its cache folder; what the engine no longer reads goes."""
-    from sitegen.build.persisted import RETIRED
     from sitegen.content.cache import CACHE_DIR
+    from sitegen.pipeline.persisted import RETIRED
 
     root = copy_site(tmp_path / "site", papers=PAPERS)
     cache = root / CACHE_DIR

@@ -6,10 +6,10 @@ import re
 import shutil
 from pathlib import Path
 
-from sitegen.build.build import build
-from sitegen.build.persisted import open_memo
-from sitegen.build.site_engine import SiteEngine
 from sitegen.model.collab import Collaboration
+from sitegen.pipeline.build import build
+from sitegen.pipeline.persisted import open_memo
+from sitegen.pipeline.site_engine import SiteEngine
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "site"
 KEY = ("collaboration", None)

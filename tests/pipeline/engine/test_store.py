@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sitegen.build.engine.graph import Engine
-from sitegen.build.engine.memo import ABSENT
-from sitegen.build.engine.store import SHARDS, DiskMemo, shard_of
+from sitegen.pipeline.engine.graph import Engine
+from sitegen.pipeline.engine.memo import ABSENT
+from sitegen.pipeline.engine.store import SHARDS, DiskMemo, shard_of
 
 from .test_graph import World
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build import output_check, persisted
-from sitegen.build.build import build
-from sitegen.build.output_check import OutputsCheck, folder_mtimes, folders_of, outputs_intact
-from sitegen.build.persisted import Table
 from sitegen.common.fsutil import StagedFiles, staged_name
+from sitegen.pipeline import output_check, persisted
+from sitegen.pipeline.build import build
+from sitegen.pipeline.output_check import OutputsCheck, folder_mtimes, folders_of, outputs_intact
+from sitegen.pipeline.persisted import Table
 
 from ..site_factory import copy_site
 

@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sitegen.build import parallel
-from sitegen.build.build import build
-from sitegen.build.parallel import FAMILIES, Schedule
 from sitegen.common.errors import SitegenError
 from sitegen.model.routes import PageSpec
+from sitegen.pipeline import parallel
+from sitegen.pipeline.build import build
+from sitegen.pipeline.parallel import FAMILIES, Schedule
 from sitegen.render.render import Renderer
 
 from ..site_factory import copy_site

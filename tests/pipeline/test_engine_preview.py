@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.build.build import build
-from sitegen.build.site_engine import SiteEngine
 from sitegen.common.errors import SitegenError
 from sitegen.model import routes
+from sitegen.pipeline.build import build
+from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.serve.serve import ON_REQUEST
 
 from ..site_factory import copy_site, tree_bytes
