@@ -85,6 +85,7 @@ A Markdown table is printed and the full results (every sample) are written as J
 a benchmark of a shared machine, read the ratios rather than the absolute times when it is busy.
 
     python -m benchmarks.run --report benchmarks/results.json   # reprint the tables of a saved run
+    python -m benchmarks.run --baseline 33893cd --sizes 10000 --runs 3   # paired with another commit
 """
 
 from __future__ import annotations
@@ -1049,6 +1050,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--work", type=Path, default=DEFAULT_WORK, help="work directory (default: benchmarks/work)")
     parser.add_argument("--seed", type=int, default=1, help="corpus seed (default: 1)")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds allowed per process (default: 3600)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="instead: cold builds and rebuilds of this checkout paired with commit REV's, in turns, "
+                             "with per-pair ratios (benchmarks/baseline.py)")
     parser.add_argument("--report", type=Path, metavar="RESULTS_JSON",
                         help="measure nothing: recompute the ratios and print the tables of a saved results file")
     args = parser.parse_args(argv)
@@ -1081,6 +1085,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     if args.report:
         return report(args.report)
+    if args.baseline:
+        from . import baseline
+
+        return baseline.main(args.baseline, args.sizes, args.runs, args.work, args.out)
     try:
         others = other_tools(args)
     except BenchmarkError as exc:
