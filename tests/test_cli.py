@@ -21,7 +21,7 @@ def test_a_build_exits_zero_with_its_summary_and_every_file_written(tmp_path: Pa
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("built ") and "into" in done.stdout
     assert (root / "public" / "index.html").read_text(encoding="utf-8").rstrip().endswith("</html>")
-    assert (root / ".sitegen-cache" / "engine" / "table").is_file()  # the memo saved before leaving
+    assert (root / ".sitegen-cache" / "engine" / "memo.sqlite").is_file()  # the memo saved before leaving
     again = _sitegen("build", "--root", str(root), "--no-search")
     assert again.returncode == 0 and "0 written" in again.stdout  # the state saved is whole
 

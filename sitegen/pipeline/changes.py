@@ -10,7 +10,8 @@ from typing import Any
 from ..common.errors import Diagnostic
 from ..content.loader import slug_of
 from ..model import layout
-from .engine.memo import Key, Memo
+from .engine.graph import Engine
+from .engine.memo import ABSENT, Key
 from .steps.sources import Loaded, input_keys
 from .steps.structure import Built
 
@@ -21,8 +22,8 @@ THEME_INPUTS = ("template_file", "template_names", "static")
 class InputMap:
     """Which of a memo's inputs a batch of changed files under the root may have moved."""
 
-    def __init__(self, root: Path, memo: Memo):
-        self.root, self.memo = root, memo
+    def __init__(self, root: Path, engine: Engine):
+        self.root, self.engine = root, engine
         self._listed: dict[Key, tuple[object, frozenset[str]]] = {}  # a folder's listing as a set, by listing
 
     def inputs(self, changed: Iterable[Path]) -> tuple[set[Key], bool]:
@@ -30,7 +31,7 @@ class InputMap:
         the theme folders changed (which may move every input of the theme)."""
         keys: set[Key] = set()
         every = False
-        records = self.memo.records
+        memo = self.engine.memo
         for full in changed:
             if not full.is_relative_to(self.root) or any(p.startswith(".") for p in full.relative_to(self.root).parts):
                 continue
@@ -40,17 +41,17 @@ class InputMap:
             keys.update(key for key in found if key[0] != "folder" or self._listing_moved(key, full))
             rel = full.relative_to(self.root).parts
             if rel == ("site.yaml",) or (rel[:1] == ("themes",) and len(rel) <= 3):
-                keys.update(k for k in records if k[0] in THEME_INPUTS)
+                keys.update(k for name in THEME_INPUTS for k in memo.keys_of_step(name))
                 every = True
-        return {k for k in keys if k in records}, every
+        return {k for k in keys if memo.get(k) is not None}, every
 
     def _listing_moved(self, folder: Key, path: Path) -> bool:
         """Whether a file's change adds it to its folder's listing or takes it off (an edit leaves it)."""
-        record = self.memo.records.get(folder)
-        if record is None:
+        listing = self.engine.memoized(*folder)
+        if listing is ABSENT:
             return True
-        if self._listed.get(folder, (None,))[0] is not record.value:
-            self._listed[folder] = (record.value, frozenset(record.value))
+        if self._listed.get(folder, (None,))[0] is not listing:
+            self._listed[folder] = (listing, frozenset(listing))
         listed = path.relative_to(self.root).as_posix() in self._listed[folder][1]
         return listed != os.path.lexists(path)  # the listing names whatever is there (see content_files)
 

@@ -3,33 +3,25 @@
 A cold build is an update over an empty memo; across forked workers, each worker runs
 the engine it inherited, and sends back with each chunk of pages the memo records that
 chunk made (the reads of every page, item and piece), so the parent's memo is whole for
-the next update. Values cross only for the small text steps a later update reads back
-(list items, feed entries, citation pieces); the rest come back without theirs and run
-again if ever read.
+the next update. Values cross already encoded as the memo on disk saves them (steps
+without a codec, such as pages, keep none) and are decoded only if a later update reads them.
 """
 
 from __future__ import annotations
 
+from array import array
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
+from ..common.digest import of as digest_of
 from ..common.errors import Report
 from ..content.cache import EntryCache
 from ..content.loader import load_entries
 from ..model.routes import PageSpec
 from .engine.graph import Engine
-from .engine.memo import ABSENT, Key, Record, argument_of
+from .engine.memo import ABSENT, Encode, Record, argument_of
 from .steps.sources import Loaded
-
-SHIPPED = frozenset({"item", "feed_entry", "piece"})  # steps whose values go back to the parent
-
-
-def _key(canonical: dict[Key, Key], step: str, argument: Any) -> Key:
-    """The one copy of a key as decoded (msgpack gives lists for tuples)."""
-    key: Key = (step, argument_of(argument))
-    return canonical.setdefault(key, key)
 
 
 class _Papers:
@@ -42,17 +34,16 @@ class _Papers:
 class PageRenderer:
     """Renders plan rows through `engine` for `parallel.render_all`."""
 
-    def __init__(self, engine: Engine, papers: int):
+    def __init__(self, engine: Engine, papers: int, encode: Encode | None = None):
         self.engine = engine
         self.site = _Papers(papers)
         self.digests: dict[str, str] = {}  # output -> digest of the bytes just rendered (the page's fingerprint)
-        self._keys: dict[Key, Key] = {key: key for key in engine.memo.records}  # each key kept once (see absorb)
-        self._text: dict[str, str] = {}
+        self._encode = encode  # how a worker's values cross (None: they do not, and run again when read)
 
     def render(self, spec: PageSpec) -> bytes:
         key = ("page", (spec.output, spec.kind, spec.key, spec.template))
         data: bytes = self.engine.get(*key)
-        self.digests[spec.output] = self.engine.memo.records[key].fingerprint
+        self.digests[spec.output] = digest_of(data)
         return data
 
     def forked(self) -> None:
@@ -60,35 +51,39 @@ class PageRenderer:
         self.engine.memo.log = []
 
     def harvest(self) -> bytes:
-        """The records made since the last harvest, as they cross to the parent: msgpack rows, not pickled
-        objects (pickling 100,000 records and their reads cost each side seconds at 10,000 papers)."""
+        """The records made since the last harvest, as they cross to the parent: msgpack rows of ids and
+        integer arrays, values already encoded as the memo on disk saves them, so the parent (one process,
+        while the workers are two) decodes none of them."""
         memo = self.engine.memo
         assert memo.log is not None
         rows = []
+        encode = self._encode
         for key in dict.fromkeys(memo.log):
             record = memo.records.get(key)
-            if record is not None:
-                row = [key[0], key[1], record.fingerprint, [(r[0], r[1], seen) for r, seen in record.reads]]
-                if key[0] in SHIPPED:
-                    row.append(record.value)
-                rows.append(row)
+            if record is None:
+                continue
+            value = record.saved
+            if value is None and record.value is not ABSENT and encode is not None:
+                encoded = encode(key, record.value)
+                value = None if encoded is ABSENT else msgspec.msgpack.encode(encoded)
+            rows.append((key[0], key[1], record.id, record.fingerprint, record.reads.tobytes() + record.seen.tobytes(),
+                         value))
         memo.log.clear()
         return msgspec.msgpack.encode(rows)
 
     def absorb(self, data: bytes) -> None:
-        """In the parent: keep a worker's records (two workers may both have made an item: the same record).
-
-        Keys and fingerprints are kept once each, however many records read them: 1.5 million reads
-        at 10,000 papers, each decoded as new objects, held the preview at 1.2 GB.
-        """
+        """In the parent: keep a worker's records (two workers may both have made an item: the same record)."""
         memo = self.engine.memo
-        records, canonical, text = memo.records, self._keys, self._text
-        for row in msgspec.msgpack.decode(data):
-            key = _key(canonical, row[0], row[1])
-            if key in records and records[key].value is not ABSENT:
+        records = memo.records
+        for step, argument, ident, fingerprint, reads, value in msgspec.msgpack.decode(data):
+            key = (step, argument_of(argument))
+            found = records.get(key)
+            if found is not None and (found.value is not ABSENT or found.saved is not None):
                 continue
-            reads = tuple((_key(canonical, r[0], r[1]), text.setdefault(r[2], r[2])) for r in row[3])
-            memo.put(key, Record(text.setdefault(row[2], row[2]), reads, row[4] if len(row) > 4 else ABSENT))
+            ids = array("q")
+            ids.frombytes(reads)
+            half = len(ids) // 2
+            memo.put(key, Record(ident, fingerprint, ids[:half], ids[half:], ABSENT, value))
 
 
 def prefetch(engine: Engine, root: Path, cache: EntryCache, jobs: int | None) -> None:
@@ -96,7 +91,7 @@ def prefetch(engine: Engine, root: Path, cache: EntryCache, jobs: int | None) ->
 
     Entries with something to report are left to their step, which reports it.
     """
-    if ("folder", "content/papers") in engine.memo.records:
+    if engine.memo.get(("folder", "content/papers")) is not None:
         return
     keys: dict[str, str] = {}
     paths = [root / rel for rel in engine.get("folder", "content/papers")]
@@ -104,4 +99,4 @@ def prefetch(engine: Engine, root: Path, cache: EntryCache, jobs: int | None) ->
         key = keys.get(entry.source_path)
         if key is not None:
             engine.seed(("file", entry.source_path), key)
-            engine.seed(("entry", entry.source_path), Loaded(entry, ()), [(("file", entry.source_path), key)])
+            engine.seed(("entry", entry.source_path), Loaded(entry, ()), [("file", entry.source_path)])

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from ..common.fsutil import read_regular, write_atomic
+from ..common.fsutil import read_regular
 from ..content import config as site_config
 from ..content.cache import CACHE_DIR
 from ..render.theme import theme_dirs
 from .engine.code_digest import code_digest
 from .engine.memo import Key
-from .engine.store import DiskMemo
+from .engine.store import DiskMemo, MemoDamaged
 from .output_check import SEARCH_BUNDLE, Expected, folder_mtimes, folders_of
 from .steps import codecs
 from .steps.sources import FOLDERS, digest
@@ -38,7 +38,10 @@ if TYPE_CHECKING:
 ENGINE = "engine"  # the memo's folder in the cache
 TABLE = "table"  # the inputs' stats and the outputs' as the last build left them
 # What the routes before the engine kept in the cache: gone with them, removed by the next build
-RETIRED = ("build.json", "outputs.json", "model.json", "model-rekeyed.json", "papers", "fragments")
+RETIRED = ("build.json", "outputs.json", "model.json", "model-rekeyed.json", "papers", "fragments",
+           # and the memo's shards before it was one SQLite file
+           *(f"{ENGINE}/{kind}-{shard:02x}" for kind in ("records", "readers") for shard in range(256)),
+           f"{ENGINE}/stamp", f"{ENGINE}/{TABLE}")
 RACY_NS = 2_000_000_000  # an input changed this close to a scan is read again by the next build (see _row)
 Row = tuple[int | str, ...]  # an input file as remembered, its content digest last (see _row, _content)
 
@@ -63,36 +66,33 @@ class Table:
                         self.folders)
 
     @classmethod
-    def load(cls, folder: Path, stamp: str) -> Table | None:
+    def load(cls, memo: DiskMemo) -> Table | None:
+        """The table saved with the memo (its row checked like every other), or None."""
         try:
-            saved = msgspec.msgpack.decode((folder / TABLE).read_bytes())
-            if saved.get("stamp") != stamp:
-                return None
+            saved = msgspec.msgpack.decode(memo.meta[TABLE])
             return cls({k: tuple(v) for k, v in saved["inputs"].items()},  # type: ignore[misc]
                        {k: tuple(v) for k, v in saved["outputs"].items()}, saved["folders"])
-        except (OSError, msgspec.DecodeError, AttributeError, LookupError, TypeError):
+        except (msgspec.DecodeError, AttributeError, LookupError, TypeError):
             return None
 
-    def save(self, folder: Path, stamp: str) -> None:
-        data = {"stamp": stamp, "inputs": self.inputs, "outputs": self.outputs, "folders": self.folders}
-        write_atomic(folder / TABLE, msgspec.msgpack.encode(data), durable=False)
+    def save(self, memo: DiskMemo) -> None:
+        """Saved with the memo's next write, in the same transaction."""
+        data = {"inputs": self.inputs, "outputs": self.outputs, "folders": self.folders}
+        memo.set_meta(TABLE, msgspec.msgpack.encode(data))
 
 
-def stamp(output: Path, base_url: str | None, drafts: bool, asset_versions: bool = True,
-          search: bool = False) -> str:
+def stamp(base_url: str | None, drafts: bool, asset_versions: bool = True, search: bool = False) -> str:
     """What a saved memo holds under: sitegen's code, and every setting of the build that changes its output
-    (with `search` turned on, the search index must be made for the whole output first)."""
+    (with `search` turned on, the search index must be made for the whole output first). Not where the site
+    or its output are: a copied or moved site keeps its memo (the table says what its output holds)."""
     return digest((code_digest(), base_url, os.environ.get(site_config.BASE_URL_ENV), drafts, asset_versions,
-                   str(output.absolute()), search))
+                   search))
 
 
-def open_memo(root: Path, output: Path, base_url: str | None, drafts: bool,
-              search: bool = False) -> tuple[DiskMemo, Table | None, str]:
+def open_memo(root: Path, base_url: str | None, drafts: bool, search: bool = False) -> tuple[DiskMemo, Table | None]:
     """The memo and table the last build saved for these settings (an empty, invalid memo if none)."""
-    key = stamp(output, base_url, drafts, search=search)
-    folder = root / CACHE_DIR / ENGINE
-    memo = DiskMemo(folder, key, codecs.encode, codecs.decode)
-    return memo, Table.load(folder, key) if memo.valid else None, key
+    memo = DiskMemo(root / CACHE_DIR / ENGINE, stamp(base_url, drafts, search=search), codecs.encode, codecs.decode)
+    return memo, Table.load(memo) if memo.valid else None
 
 
 def _row(path: Path, st: os.stat_result, now: int, before: Row | None) -> Row:
@@ -143,8 +143,15 @@ def scan_inputs(root: Path, base_url: str | None, before: dict[str, Row] | None 
     for theme in theme_dirs(root, _theme(root, base_url)):
         for part in ("templates", "static"):
             for path in sorted((theme / part).rglob("*")) if (theme / part).is_dir() else ():
-                found[str(path.absolute())] = _content(path)
+                found[_name(root, path)] = _content(path)
     return found
+
+
+def _name(root: Path, path: Path) -> str:
+    """A theme file as the table names it: relative to the root when it is in the site (a copied site's
+    theme is the same theme), else its absolute path (the theme bundled with sitegen)."""
+    full = path.absolute()
+    return full.relative_to(root.absolute()).as_posix() if full.is_relative_to(root.absolute()) else str(full)
 
 
 def changed_inputs(root: Path, base_url: str | None, before: dict[str, Row],
@@ -227,16 +234,39 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     once the output is up to date; `whole` renders everything whatever the memo says (after a killed
     build's leftovers were recovered).
     """
+    memo, table = open_memo(root, base_url, drafts, search)
+    if table is None:
+        memo.discard()  # no record of what its records were made from: it reads as empty
+    inputs = scan_inputs(root, base_url, table.inputs if table is not None else None)  # before anything is read
+    try:
+        engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
+                                             after, memo, table, inputs)
+    except MemoDamaged:  # a row failed its checksum, or SQLite could not read it: built again from nothing
+        memo.discard()
+        table = None
+        inputs = scan_inputs(root, base_url)
+        engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
+                                             after, memo, None, inputs)
+    new_table = table_after(table if change.stage is None else None, output, inputs, change)
+    change.total = len(new_table.outputs)
+    new_table.save(memo)
+    memo.write()
+    memo.close()
+    engine.cache.save()
+    _remove_retired(root / CACHE_DIR)
+    return change, change.stage is not None
+
+
+def _brought_up_to_date(root: Path, output: Path, base_url: str | None, drafts: bool, jobs: int | None,
+                        progress: Any, finishing: Any, whole: bool, after: Any, memo: DiskMemo,
+                        table: Table | None, inputs: dict[str, Row]) -> tuple[SiteEngine, EngineChange]:
+    """The engine over `memo` and what it did to the output: everything rendered without a table, else an update."""
     from .site_engine import SiteEngine
 
-    memo, table, key = open_memo(root, output, base_url, drafts, search)
-    if table is None:
-        memo.valid = False  # no record of what its records were made from: it reads as empty
     engine = SiteEngine(root, output, base_url, drafts, memo=memo)
     engine.jobs = jobs
     if finishing is not None:
         engine.finishing = finishing
-    inputs = scan_inputs(root, base_url, table.inputs if table is not None else None)
     if table is None:
         change = engine.build(jobs, progress)
     else:
@@ -247,13 +277,7 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
         change = in_place if in_place is not None else engine.update(paths, keys, everything=True)
     if after is not None:
         after(engine, change)
-    new_table = table_after(table if change.stage is None else None, output, inputs, change)
-    change.total = len(new_table.outputs)
-    memo.write()
-    new_table.save(memo.folder, key)
-    engine.cache.save()
-    _remove_retired(root / CACHE_DIR)
-    return change, change.stage is not None
+    return engine, change
 
 
 def _remove_retired(cache: Path) -> None:

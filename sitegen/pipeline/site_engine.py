@@ -29,6 +29,7 @@ from .changes import InputMap, deferral, warnings
 from .engine.graph import Engine, Update
 from .engine.memo import ABSENT, Key, Memo
 from .page_renderer import prefetch
+from .steps import codecs
 from .steps.outputs import GONE, Outputs, PageKey
 from .steps.sources import Sources
 from .steps.structure import Structure
@@ -78,6 +79,7 @@ class SiteEngine:
         self.cache = EntryCache(self.root)
         sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions)
         self.outputs = Outputs(self.root)
+        memo = memo if memo is not None else Memo(codecs.encode, codecs.decode)
         self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps(), memo)
         # Asked before anything is renamed into the output: raises when the output is not as the
         # last build left it (a new `sitegen build` checks it in another process meanwhile); the
@@ -88,12 +90,12 @@ class SiteEngine:
         self.finishing: Callable[[Stage, SiteEngine], object] = lambda stage, engine: None
         self.plan: dict[str, PageKey] = {}
         self.static: dict[str, Path] = {}
-        records = self.engine.memo.records  # a memo from disk: the output as the last build left it
-        if (plan := records.get(("plan", None))) is not None and plan.value is not ABSENT:
-            self.plan = {row[0]: row for row in plan.value}
-        if (static := records.get(("static", None))) is not None and static.value is not ABSENT:
-            self.static = static.value
-        self.inputs = InputMap(self.root, self.engine.memo)
+        # a memo from disk: the output as the last build left it
+        if (plan := self.engine.memoized("plan")) is not ABSENT:
+            self.plan = {row[0]: row for row in plan}
+        if (static := self.engine.memoized("static")) is not ABSENT:
+            self.static = static
+        self.inputs = InputMap(self.root, self.engine)
 
     # -- the whole site -------------------------------------------------------------
     def build(self, jobs: int | None = None, progress: Progress | None = None) -> EngineChange:
@@ -113,7 +115,7 @@ class SiteEngine:
                 rows = self.engine.get("plan")
                 plan = {row[0]: row for row in rows}
                 static: dict[str, Path] = self.engine.get("static")
-                renderer = PageRenderer(self.engine, len(self.engine.get("order")))
+                renderer = PageRenderer(self.engine, len(self.engine.get("order")), self.engine.memo.encode)
                 with staged(self.output) as stage:
                     render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
                     for name, path in static.items():
@@ -143,7 +145,7 @@ class SiteEngine:
         """
         if not self.write_later:  # the preview's policy: a build in a process of its own has no first update
             return
-        thread = threading.Thread(target=self.engine.memo.readers_of, args=(("", None),), daemon=True,
+        thread = threading.Thread(target=self.engine.memo.readers_of, args=(0,), daemon=True,
                                   name="sitegen-memo-index")
         thread.start()
         self._indexing = thread
@@ -153,7 +155,6 @@ class SiteEngine:
         if self._indexing is not None:
             self._indexing.join()
             self._indexing = None
-
 
     # -- after edits --------------------------------------------------------------
     def update(self, changed: Iterable[Path], inputs: Iterable[Key] = (), everything: bool = False) -> EngineChange:
@@ -169,7 +170,7 @@ class SiteEngine:
         changed = sorted({path if path.is_absolute() else self.root / path for path in changed} | self._unapplied)
         self._unapplied = set(changed)
         keys, every = self.inputs.inputs(changed)
-        keys |= {k for k in inputs if k in self.engine.memo.records}
+        keys |= {k for k in inputs if self.engine.memo.get(k) is not None}
         every = every or everything
         if not keys and not everything:
             self._unapplied = set()

@@ -455,4 +455,4 @@ def test_the_cache_files_of_the_routes_before_the_engine_are_removed(tmp_path: P
     (cache / "mine.txt").write_text("not sitegen's")
     build(root, tmp_path / "public", search=False)
     assert not any((cache / name).exists() for name in RETIRED)
-    assert (cache / "mine.txt").read_text() == "not sitegen's" and (cache / "engine" / "stamp").is_file()
+    assert (cache / "mine.txt").read_text() == "not sitegen's" and (cache / "engine" / "memo.sqlite").is_file()

@@ -1,10 +1,10 @@
 """A build killed at any moment: `public/` is a whole site, old or new, and the next start leaves nothing behind.
 
 Each build runs in a child process whose renames (os.replace, os.rename and the atomic
-exchange) are counted; the child kills itself with SIGKILL just before the N-th one, for
-every N a complete run makes that touches the output, for the first, middle and last of those
-that save the engine's memo (its 512 shards are written alike, its stamp removed first and
-written last), and at random moments besides.
+exchange) and memo rows written are counted; the child kills itself with SIGKILL just before
+the N-th one, for every N a complete run makes that touches the output, for the first, middle
+and last of the rows of the engine's memo (written in one SQLite transaction, or into a new
+file renamed over the old one), and at random moments besides.
 """
 
 from __future__ import annotations
@@ -46,8 +46,11 @@ def counted(call):
     return wrapped
 parent = os.getpid()
 os.replace, os.rename = counted(os.replace), counted(os.rename)
-import sitegen.common.fsutil, sitegen.publish.search, sitegen.publish.writer
+import sitegen.common.fsutil, sitegen.publish.search, sitegen.publish.writer, sitegen.pipeline.engine.store as store
 sitegen.publish.writer.exchange = sitegen.publish.search.exchange = counted(sitegen.common.fsutil.exchange)
+row = store.DiskMemo._row
+store.DiskMemo._row = lambda memo, key, record: counted(lambda *_: row(memo, key, record))(
+    os.fsdecode(memo.folder / "row"))
 from sitegen.cli import run
 sys.argv = ["sitegen", *sys.argv[1:]]
 run()

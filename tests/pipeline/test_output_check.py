@@ -30,7 +30,7 @@ def _built(tmp_path: Path) -> tuple[Path, Path]:
 def _saved(root: Path, output: Path | None = None) -> Table:
     """The table of outputs the last build of `root` into tmp_path/public saved beside its memo."""
     output = output if output is not None else root.parent / "public"
-    saved = Table.load(root / persisted.CACHE_DIR / persisted.ENGINE, persisted.stamp(output, None, False))
+    saved = Table.load(persisted.open_memo(root, None, False)[0])
     assert saved is not None
     return saved
 
@@ -174,7 +174,10 @@ def test_an_edit_remembers_the_folders_it_wrote_in(tmp_path: Path, monkeypatch: 
     """After an edit in place, its folders are read again: the next check passes, listing only those."""
     root, output = _built(tmp_path)
     saved = _aged(root, output)
-    saved.save(root / persisted.CACHE_DIR / persisted.ENGINE, persisted.stamp(output, None, False))  # aged
+    memo = persisted.open_memo(root, None, False)[0]
+    saved.save(memo)  # aged
+    memo.write()
+    memo.close()
     entry = sorted((root / "content" / "papers").glob("*.md"))[3]
     entry.write_text(entry.read_text(encoding="utf-8").replace("title: ", "title: Edited ", 1), encoding="utf-8")
     result = build(root, output, search=False)

@@ -61,7 +61,7 @@ def test_the_saved_table_of_outputs_is_what_stat_says_without_statting_a_file(
     monkeypatch.undo()
     inside = [p for p in stated if Path(p).is_relative_to(output)]
     assert not [p for p in inside if Path(p).is_file()], "the table of outputs is made without statting a file"
-    saved = persisted.Table.load(root / persisted.CACHE_DIR / persisted.ENGINE, persisted.stamp(output, None, False))
+    saved = persisted.Table.load(persisted.open_memo(root, None, False)[0])
     assert saved is not None
     actual = _stat_rows(output)
     assert saved.outputs == {out: tuple(row[1:]) for out, row in actual.items()}

@@ -20,9 +20,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from .memo import ABSENT, Key, Memo, Record
+from .memo import ABSENT, Key, Memo, Record, fingerprint_of, key_id, make_record
 
-Fingerprint = Callable[[Any], str]
+Fingerprint = Callable[[Any], str | bytes]  # text of which the memo keeps a digest
 
 
 class StepError(Exception):
@@ -61,35 +61,45 @@ class Update:
 
 
 class Context:
-    """What a running step reads through: each read is recorded with the fingerprint seen."""
+    """What a running step reads through: each read is recorded (id) with the fingerprint seen."""
 
-    __slots__ = ("_before", "_engine", "_level", "_moved", "_steps", "previous", "reads", "undo")
+    __slots__ = ("_before", "_engine", "_level", "_moved", "_records", "_steps", "previous", "reads", "undo")
 
-    def __init__(self, engine: Engine, level: int, previous: Any, before: tuple[tuple[Key, str], ...] = ()):
+    def __init__(self, engine: Engine, level: int, previous: Any, before: Record | None = None):
         self._engine, self._level, self._before, self._steps = engine, level, before, engine._steps
-        self.reads: dict[Key, str] = {}
+        self._records = engine.memo.records
+        self.reads: dict[int, int] = {}
         # The step's last result (ABSENT if none is kept) and what it read then that has since
         # changed (`moved`): a step may update its last result rather than start again (the model delta).
         self.previous = previous
-        self._moved: frozenset[Key] | None = None
+        self._moved: frozenset[int] | None = None
         self.undo: list[Callable[[], object]] = []  # run if the update fails: a delta done in place is undone
+
+    def _moved_ids(self) -> frozenset[int]:
+        if self._moved is None:
+            before = self._before
+            fingerprints = self._engine.memo.fingerprints
+            self._moved = frozenset() if before is None else frozenset(
+                r for r, seen in before.pairs() if fingerprints.get(r) != seen)
+        return self._moved
 
     @property
     def moved(self) -> frozenset[Key]:
-        """What the last run read that has since changed (worked out when asked: 40,000 reads of a whole list)."""
-        if self._moved is None:
-            records = self._engine.memo.records
-            self._moved = frozenset(r for r, seen in self._before
-                                    if (now := records.get(r)) is None or now.fingerprint != seen)
-        return self._moved
+        """What the last run read that has since changed (worked out when asked: 40,000 reads of a whole list).
+
+        A read whose record is gone is given as ("", id): no step has that name."""
+        ids = self._moved_ids()
+        keys = self._engine.memo.keys_of(ids)
+        return frozenset(keys.get(i, ("", i)) for i in ids)
 
     def carry(self) -> None:
         """Record again every read of the last run that has not moved: a step updating its previous
         result reads only what moved, yet still depends on all the rest."""
-        moved = self.moved
-        for read, seen in self._before:
-            if read not in moved:
-                self.reads.setdefault(read, seen)
+        moved = self._moved_ids()
+        if self._before is not None:
+            for read, seen in self._before.pairs():
+                if read not in moved:
+                    self.reads.setdefault(read, seen)
 
     def get(self, name: str, argument: Hashable = None) -> Any:
         """The result of step `name` for `argument`, recorded as read."""
@@ -99,12 +109,12 @@ class Context:
             self._engine.step(name)  # no such step: says so
             raise StepError(f"a step at level {self._level} read {name!r} at level {step.level}: "  # type: ignore[union-attr]
                             "steps read only lower levels")
-        record = self._engine.memo.records.get(key)
+        record = self._records.get(key)
         if record is not None and record.value is not ABSENT:  # the common case, inline: 140,000 reads at 1,000 papers
-            self.reads[key] = record.fingerprint
+            self.reads[record.id] = record.fingerprint
             return record.value
-        value, fingerprint = self._engine.demand(key)
-        self.reads[key] = fingerprint
+        value, record = self._engine.demand(key)
+        self.reads[record.id] = record.fingerprint
         return value
 
 
@@ -128,6 +138,17 @@ class Engine:
         """The result for one key, made now if the memo has none (a read from outside, not recorded)."""
         return self._transaction(lambda: self.demand((name, argument))[0])
 
+    def memoized(self, name: str, argument: Hashable = None) -> Any:
+        """The value the memo holds for one key, made nowhere (ABSENT if it holds none)."""
+        key = (name, argument)
+        record = self.memo.get(key)
+        return ABSENT if record is None else self._value(key, record)
+
+    def fingerprint(self, name: str, argument: Hashable = None) -> int | None:
+        """The fingerprint the memo holds for one key (None if it holds none)."""
+        record = self.memo.get((name, argument))
+        return None if record is None else record.fingerprint
+
     def update(self, changed: Iterable[Key], defer: Callable[[Key], bool] | None = None) -> Update:
         """Bring the memo up to date after the inputs `changed` may have changed in the world.
 
@@ -140,6 +161,7 @@ class Engine:
         update = Update()
 
         def run() -> Update:
+            memo = self.memo
             pending: list[tuple[int, int, Key]] = []
             queued: set[Key] = set()
             count = 0
@@ -147,29 +169,30 @@ class Engine:
                 step = self.step(key[0])
                 if not step.input:
                     raise StepError(f"{key!r} is no input: only inputs change from outside")
-                if key in self.memo.records and key not in queued:
+                if key not in queued and memo.get(key) is not None:
                     queued.add(key)
                     heapq.heappush(pending, (step.level, count, key))
                     count += 1
             while pending:
                 _, _, key = heapq.heappop(pending)
-                record = self.memo.records.get(key)
+                record = memo.get(key)
                 if record is None:
                     continue  # forgotten meanwhile
                 if not self.step(key[0]).input and self._verified(record):
                     continue  # what it read moved and came back, or was cut off below
-                if defer is not None and defer(key) and not self.memo.readers_of(key):
+                if defer is not None and defer(key) and not memo.readers_of(record.id):
                     if self._journal is not None and key not in self._journal:
                         self._journal[key] = record
-                    self.memo.drop(key)
+                    memo.drop(key)
                     update.deferred.append(key)
                     continue
                 new, _ = self._run(key, record)
                 if new.fingerprint == record.fingerprint:
                     continue  # early cutoff: its readers saw this fingerprint
                 spread = self.step(key[0]).spread
-                reached = spread(record.value, new.value) if spread is not None else None
-                for reader in self.memo.readers_of(key):  # any order: a level settles whole before the next
+                reached = spread(self._value(key, record), new.value) if spread is not None else None
+                # any order: a level settles whole before the next
+                for reader in memo.keys_of(memo.readers_of(new.id)).values():
                     if reached is not None and not reached(reader):
                         continue  # left as it was by this change (its trace re-runs it if ever verified)
                     if reader not in queued:
@@ -184,11 +207,17 @@ class Engine:
         finally:
             self._update = None
 
-    def seed(self, key: Key, value: Any, reads: Iterable[tuple[Key, str]] = ()) -> None:
+    def seed(self, key: Key, value: Any, reads: Iterable[Key] = ()) -> None:
         """Memoize a result made outside the engine by what its step would do (a cold build's entries,
-        parsed across processes), with what that read."""
+        parsed across processes), with the keys that read (each already in the memo)."""
         step = self.step(key[0])
-        self.memo.put(key, Record(step.fingerprint(value), tuple(reads), value if step.keep else ABSENT))
+        seen: dict[int, int] = {}
+        for read in reads:
+            record = self.memo.get(read)
+            assert record is not None, f"{read!r} seeded before what it read"
+            seen[record.id] = record.fingerprint
+        fingerprint = fingerprint_of(step.fingerprint(value))
+        self.memo.put(key, make_record(key, fingerprint, seen, value if step.keep else ABSENT))
 
     def forget(self, keys: Iterable[Key]) -> None:
         """Drop these keys' memos: outputs no longer in the site, which no step reads."""
@@ -196,32 +225,37 @@ class Engine:
             self.memo.drop(key)
 
     # -- the work -------------------------------------------------------------
-    def demand(self, key: Key) -> tuple[Any, str]:
-        """A key's value and fingerprint: from the memo, else run.
+    def demand(self, key: Key) -> tuple[Any, Record]:
+        """A key's value and record: from the memo, else run.
 
         A memo is current: whatever changes in the world is named to `update`, which settles
         every key it reaches, lower levels first, before any step above reads them.
         """
-        record = self.memo.records.get(key)
-        if record is not None and record.value is not ABSENT:
-            return record.value, record.fingerprint
+        record = self.memo.get(key)
+        if record is not None:
+            value = self._value(key, record)
+            if value is not ABSENT:
+                return value, record
         record, value = self._run(key)  # a step that keeps no value runs again when asked (no step reads a page)
-        return value, record.fingerprint
+        return value, record
+
+    def _value(self, key: Key, record: Record) -> Any:
+        """A record's value, decoded from its saved form when first read (ABSENT when it has none)."""
+        if record.value is ABSENT and record.saved is not None:
+            try:
+                record.value = self.memo.decode(key, record.saved)
+            except Exception:
+                record.saved = None
+        return record.value
 
     def _verified(self, record: Record) -> bool:
         """Whether everything the record read has the fingerprint it saw (lower levels are settled)."""
-        records = self.memo.records
-        for read, seen in record.reads:
-            current = records.get(read)
-            if current is None or current.fingerprint != seen:
-                return False
-        return True
+        fingerprints = self.memo.fingerprints
+        return all(fingerprints.get(read) == seen for read, seen in zip(record.reads, record.seen, strict=True))
 
     def _run(self, key: Key, old: Record | None = None) -> tuple[Record, Any]:
         step = self.step(key[0])
-        context = Context(self, step.level, ABSENT, ())
-        if old is not None:
-            context.previous, context._before = old.value, old.reads
+        context = Context(self, step.level, ABSENT if old is None else self._value(key, old), old)
         try:
             value = step.run(context, key[1])
         except BaseException:
@@ -230,8 +264,10 @@ class Engine:
             raise
         if self._undo is not None:
             self._undo.extend(context.undo)
-        record = Record(step.fingerprint(value), tuple(context.reads.items()), value if step.keep else ABSENT)
-        old = self.memo.records.get(key)
+        fingerprint = fingerprint_of(step.fingerprint(value))
+        record = make_record(old.id if old is not None else key_id(key), fingerprint, context.reads,
+                             value if step.keep else ABSENT)
+        old = self.memo.get(key)
         if self._journal is not None and key not in self._journal:
             self._journal[key] = old
         self.memo.put(key, record)

@@ -1,16 +1,42 @@
 """The engine's memo: each key's fingerprint, what it read, its value, and who read it.
 
+Validity is checked on small integers kept apart from values, as Salsa and Shake keep it:
+a key has a stable 63-bit id (a digest of its step and argument, the same in every
+process and worker), a fingerprint is a 63-bit digest, and a record's reads are two
+integer arrays (the ids read, the fingerprints seen). Whether a record is still valid is
+a look-up of each id read in the id -> fingerprint table, which touches no value.
+
 The readers of a key (the reverse of what each record read) are what an update follows
 upward from a changed input. The memo kept on disk between processes is store.DiskMemo.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from array import array
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+import xxhash
+
 Key = tuple[str, Hashable]  # (step name, argument)
+Encode = Callable[[Key, Any], Any]  # a value as msgpack can hold it, or ABSENT not to save it
+Decode = Callable[[Key, Any], Any]
+
+_key_bytes = msgspec.msgpack.Encoder().encode
+_MASK = (1 << 63) - 1  # ids and fingerprints fit SQLite's signed 64-bit integers
+
+
+def key_id(key: Key) -> int:
+    """A key's id: the same in every process (arguments are strings, numbers, None and flat tuples of them)."""
+    return xxhash.xxh3_64_intdigest(_key_bytes(key)) & _MASK
+
+
+def fingerprint_of(text: str | bytes) -> int:
+    """A step's fingerprint (text its step made) as the memo keeps it: a 63-bit digest, never the text."""
+    data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text
+    return xxhash.xxh3_64_intdigest(data) & _MASK
 
 
 class _Absent:
@@ -26,71 +52,131 @@ class _Absent:
 ABSENT: Any = _Absent()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Record:
-    """One key's memo: its result's fingerprint, each read with the fingerprint seen, and the result."""
+    """One key's memo: its id, its result's fingerprint, each read (id) with the fingerprint seen, and the result.
 
-    fingerprint: str
-    reads: tuple[tuple[Key, str], ...]
+    `saved` is the value as the memo on disk holds it (encoded), when the value itself has
+    not been decoded yet: a record read from disk, or shipped back by a render worker,
+    decodes its value only when a step reads it.
+    """
+
+    id: int
+    fingerprint: int
+    reads: array[int]
+    seen: array[int]
     value: Any = ABSENT
+    saved: bytes | None = None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.id, self.fingerprint, self.reads, self.seen) == (other.id, other.fingerprint, other.reads,
+                                                                     other.seen) and self.value == other.value
+
+    def pairs(self) -> Iterable[tuple[int, int]]:
+        """Each id read with the fingerprint seen."""
+        return zip(self.reads, self.seen, strict=True)
+
+
+def make_record(key_or_id: Key | int, fingerprint: int, reads: dict[int, int], value: Any = ABSENT) -> Record:
+    """A record from the reads a context collected (id -> fingerprint seen)."""
+    ident = key_or_id if isinstance(key_or_id, int) else key_id(key_or_id)
+    return Record(ident, fingerprint, array("q", reads.keys()), array("q", reads.values()), value)
 
 
 class Memo:
-    """Records by key, with the reverse edges made when first asked for and then kept in step.
+    """Records by key, the fingerprint of every record by id, and the reverse edges by id.
 
-    A cold build records 140,000 reads at 1,000 papers and never follows one back: it
-    makes no reverse edges; the first update makes them all in one pass.
+    The reverse edges are made when first asked for and then kept in step: a cold build
+    records 1.5 million reads at 10,000 papers and never follows one back.
     """
 
-    def __init__(self) -> None:
-        self.records: dict[Key, Record] = {}
-        self._readers: dict[Key, set[Key]] | None = None
+    def __init__(self, encode: Encode | None = None, decode: Decode | None = None) -> None:
+        # how values are saved (a memo on disk) or cross from render workers, when they do
+        self.encode, self._decode = encode, decode
+        self.records: dict[Key, Record] = {}  # the records at hand (a memo on disk loads them as asked)
+        self.fingerprints: dict[int, int] = {}  # id -> fingerprint, of every record
+        self.keys: dict[int, Key] = {}  # id -> key, of the records at hand
+        self._readers: dict[int, set[int]] | None = None
         self.log: list[Key] | None = None  # when a list: every key put since, in order (a worker's new records)
 
-    def readers_of(self, key: Key) -> set[Key]:
-        """The keys whose records read `key`."""
-        if self._readers is None:
-            self._readers = {}
-            for reader, record in self.records.items():
-                self._link(reader, record)
-        return self._readers.get(key, set())
+    # -- reading ------------------------------------------------------------------
+    def get(self, key: Key) -> Record | None:
+        """The record of `key`, if the memo has one."""
+        return self.records.get(key)
 
+    def __contains__(self, key: Key) -> bool:
+        return self.get(key) is not None
+
+    def key_of(self, ident: int) -> Key | None:
+        """The key of a record id (one the memo holds)."""
+        return self.keys.get(ident)
+
+    def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
+        """The keys of many record ids at once (a memo on disk looks them up in one query)."""
+        keys = self.keys
+        return {i: keys[i] for i in idents if i in keys}
+
+    def keys_of_step(self, name: str) -> list[Key]:
+        """Every key of one step the memo holds."""
+        return [key for key in self.records if key[0] == name]
+
+    def readers_of(self, ident: int) -> set[int]:
+        """The ids of the records that read the record `ident`."""
+        if self._readers is None:
+            readers: dict[int, set[int]] = {}
+            for record in self.records.values():
+                _link(readers, record.id, record.reads)
+            self._readers = readers
+        return self._readers.get(ident, set())
+
+    def decode(self, key: Key, saved: bytes) -> Any:
+        """A value as saved, back as its step made it (the in-memory memo holds workers' values this way)."""
+        if self._decode is None:
+            raise NotImplementedError("this memo decodes no values")
+        return self._decode(key, msgspec.msgpack.decode(saved))
+
+    # -- changes --------------------------------------------------------------------
     def put(self, key: Key, record: Record) -> None:
+        old = self.records.get(key)
         if self._readers is not None:
-            old = self.records.get(key)
             if old is None:
-                self._link(key, record)
-            elif len(old.reads) != len(record.reads) or any(
-                    a[0] != b[0] for a, b in zip(old.reads, record.reads, strict=True)):
-                self._unlink(key, old)  # it read other keys this time (a whole-list file mostly reads the same)
-                self._link(key, record)
+                _link(self._readers, record.id, record.reads)
+            elif old.reads != record.reads:  # it read other keys this time (a whole-list file mostly reads the same)
+                _unlink(self._readers, old.id, old.reads)
+                _link(self._readers, record.id, record.reads)
         self.records[key] = record
+        self.fingerprints[record.id] = record.fingerprint
+        self.keys[record.id] = key
         if self.log is not None:
             self.log.append(key)
 
     def drop(self, key: Key) -> None:
         old = self.records.pop(key, None)
-        if old is not None and self._readers is not None:
-            self._unlink(key, old)
+        if old is not None:
+            self.fingerprints.pop(old.id, None)
+            self.keys.pop(old.id, None)
+            if self._readers is not None:
+                _unlink(self._readers, old.id, old.reads)
 
-    def _link(self, key: Key, record: Record) -> None:
-        readers = self._readers
-        assert readers is not None
-        for read, _ in record.reads:
-            found = readers.get(read)
-            if found is None:
-                readers[read] = {key}
-            else:
-                found.add(key)
 
-    def _unlink(self, key: Key, record: Record) -> None:
-        assert self._readers is not None
-        for read, _ in record.reads:
-            readers = self._readers.get(read)
-            if readers is not None:
-                readers.discard(key)
-                if not readers:
-                    del self._readers[read]
+def _link(readers: dict[int, set[int]], reader: int, reads: Iterable[int]) -> None:
+    for read in reads:
+        found = readers.get(read)
+        if found is None:
+            readers[read] = {reader}
+        else:
+            found.add(reader)
+
+
+def _unlink(readers: dict[int, set[int]], reader: int, reads: Iterable[int]) -> None:
+    for read in reads:
+        found = readers.get(read)
+        if found is not None:
+            found.discard(reader)
+            if not found:
+                del readers[read]
 
 
 def argument_of(argument: Any) -> Hashable:

@@ -1,210 +1,233 @@
-"""The memo on disk, in shards read when first needed: what a new `sitegen build` process updates.
+"""The memo on disk: one SQLite file, fingerprints apart from values, rows read and written one by one.
 
-A one-title edit at 10,000 papers reads a few hundred of the memo's 200,000 records, so the
-memo is kept in 256 record shards (by a digest of the key) and 256 shards of reverse edges
-(by a digest of the key read), each read when a key in it is first asked for and written
-back only if something in it changed. Values cross as msgpack through each step's codec
-(`Codec`), or not at all: a step whose value is not saved runs again when read.
-Nothing here is pickled; a damaged or foreign shard (another stamp) reads as an empty memo.
+A one-title edit at 10,000 papers touches a few hundred of the memo's 200,000 records, so
+nothing is read whole but the id -> fingerprint table (16 bytes a record, loaded at open,
+and all that verifying a record needs). A record's reads and value are read when a step
+that re-runs needs them; the readers of a key (reverse edges) when an update follows
+them. At the end only the rows that changed are written, in one transaction, which is
+what makes a killed build leave the memo as it was: there is no stamp-last protocol.
+
+A row that fails its checksum (rows.py) or a file SQLite cannot read raises MemoDamaged,
+and the build starts again from an empty memo; a file saved under another stamp
+(sitegen's code, the build's settings) reads as empty. Values cross as msgpack through
+each step's codec, or not at all. Why SQLite and these tables: docs/engine.md.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+import contextlib
+import sqlite3
+import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
-import xxhash
 
-from ...common.fsutil import write_atomic
-from .memo import ABSENT, Key, Memo, Record, argument_of
+from . import rows
+from .memo import Decode, Encode, Key, Memo, Record, key_id
+from .rows import FILE, MemoDamaged
 
-SHARDS = 256
-Encode = Callable[[Key, Any], Any]  # a value as msgpack can hold it, or ABSENT not to save it
-Decode = Callable[[Key, Any], Any]
-
-
-def shard_of(key: Key) -> int:
-    """Which shard a key's record, or the reverse edges of reads of it, live in."""
-    return xxhash.xxh3_64_intdigest(repr(key).encode()) % SHARDS
-
-
-class _Records(dict[Key, Record]):
-    """The records loaded so far; a key not yet seen loads its shard first."""
-
-    def __init__(self, store: DiskMemo):
-        super().__init__()
-        self._store = store
-
-    def get(self, key: Key, default: Any = None) -> Any:  # type: ignore[override]
-        found = dict.get(self, key, ABSENT)
-        if found is ABSENT:
-            if self._store.load_records(shard_of(key)):
-                return dict.get(self, key, default)
-            return default
-        return found
-
-    def __getitem__(self, key: Key) -> Record:
-        found = self.get(key)
-        if found is None:
-            raise KeyError(key)
-        return found  # type: ignore[no-any-return]
-
-    def __contains__(self, key: object) -> bool:
-        return self.get(key) is not None  # type: ignore[arg-type]
+__all__ = ["FILE", "DiskMemo", "MemoDamaged"]
 
 
 class DiskMemo(Memo):
-    """A memo whose records and reverse edges come from a folder of shards as they are asked for."""
+    """A memo whose records, values and reverse edges come from a SQLite file as they are asked for."""
 
     def __init__(self, folder: Path, stamp: str, encode: Encode, decode: Decode):
-        super().__init__()
-        self.folder, self.stamp, self._encode, self._decode = folder, stamp, encode, decode
-        self.records = _Records(self)
-        self._readers = {}  # reverse edges: those of loaded shards, and those added here
-        self._loaded: set[int] = set()
+        super().__init__(encode, decode)
+        self.folder, self.path = folder, folder / FILE
+        self.stamp = f"{stamp}:{sys.byteorder}"  # reads and ids are stored as native integer arrays
+        self._db: sqlite3.Connection | None = None
+        self._put: set[Key] = set()  # records put here (written if their row differs from the saved one)
+        self._dropped: set[int] = set()
+        self._checks: dict[int, int] = {}  # the saved row checksum of each record read from the file
         self._loaded_readers: set[int] = set()
-        self._dirty: set[int] = set()  # record shards changed here
         self._dirty_readers: set[int] = set()
-        self._dropped: set[Key] = set()
-        self.valid = (folder / "stamp").is_file() and _read(folder / "stamp") == stamp.encode()
+        self.meta: dict[str, bytes] = {}  # small named blobs saved with the memo (the build's table)
+        self._meta_moved: set[str] = set()
+        self.valid = self._open()
+        self._readers = {} if self.valid else None  # a memo made from nothing makes its edges when first asked
 
-    # -- reading ------------------------------------------------------------------
-    def load_records(self, shard: int) -> bool:
-        """Read one record shard if not read yet; whether it was read now."""
-        if shard in self._loaded:
+    def _open(self) -> bool:
+        """Whether the file holds a memo under this stamp, whole; its fingerprints loaded if so."""
+        if not self.path.is_file():
             return False
-        self._loaded.add(shard)
-        for row in self._rows(f"records-{shard:02x}"):
-            key = (row[0], argument_of(row[1]))
-            if key in self._dropped or dict.__contains__(self.records, key):
-                continue  # dropped or replaced here: the newer holds
-            value = self._decode(key, row[4]) if len(row) > 4 else ABSENT
-            reads = tuple(((r[0], argument_of(r[1])), r[2]) for r in row[3])
-            dict.__setitem__(self.records, key, Record(row[2], reads, value))
+        db = None
+        try:
+            db = rows.connect(self.path)
+            meta = {}
+            for name, value, check in db.execute("SELECT name, value, checksum FROM meta"):
+                if rows.checksum(name, value) != check:
+                    raise MemoDamaged(name)
+                meta[name] = bytes(value)
+            if meta.get("stamp") != self.stamp.encode():
+                db.close()
+                return False
+            self.fingerprints = dict(db.execute("SELECT id, fingerprint FROM memo"))
+        except (sqlite3.Error, MemoDamaged, OSError, ValueError, TypeError):
+            self.fingerprints = {}
+            if db is not None:
+                db.close()
+            return False
+        self._db, self.meta = db, meta
         return True
 
-    def readers_of(self, key: Key) -> set[Key]:
-        shard = shard_of(key)
-        if shard not in self._loaded_readers:
-            self._loaded_readers.add(shard)
-            assert self._readers is not None
-            for row in self._rows(f"readers-{shard:02x}"):
-                read = (row[0], argument_of(row[1]))
-                self._readers.setdefault(read, set()).update((r[0], argument_of(r[1])) for r in row[2])
-        return super().readers_of(key)
+    # -- reading ------------------------------------------------------------------------
+    def get(self, key: Key) -> Record | None:
+        record = self.records.get(key)
+        if record is not None or self._db is None:
+            return record
+        ident = key_id(key)
+        fingerprint = self.fingerprints.get(ident)
+        if fingerprint is None:
+            return None
+        row = self._query(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,)).fetchone()
+        if row is None:
+            raise MemoDamaged(f"no row for {key!r}")
+        record = rows.record_of(ident, key, row, fingerprint)
+        self.records[key] = record
+        self.keys[ident] = key
+        self._checks[ident] = row[-1]
+        return record
 
-    def _rows(self, name: str) -> list[Any]:
-        if not self.valid:
-            return []
+    def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
+        wanted = list(idents)
+        found = super().keys_of(wanted)
+        missing = [i for i in wanted if i not in found and i in self.fingerprints]
+        if missing and self._db is not None:
+            for ident, step, argument, check in self._query(
+                    "SELECT id, step, argument, key_check FROM memo WHERE id IN (SELECT value FROM json_each(?))",
+                    (msgspec.json.encode(missing),)):
+                self.keys[ident] = found[ident] = rows.key_of(ident, step, argument, check)
+        return found
+
+    def keys_of_step(self, name: str) -> list[Key]:
+        keys = set(super().keys_of_step(name))
+        if self._db is not None:
+            ids = [i for (i,) in self._query("SELECT id FROM memo WHERE step = ?", (name,)) if i in self.fingerprints]
+            keys.update(self.keys_of(ids).values())
+        return sorted(keys, key=repr)
+
+    def readers_of(self, ident: int) -> set[int]:
+        if self._db is None:
+            return super().readers_of(ident)
+        assert self._readers is not None
+        if ident not in self._loaded_readers:
+            self._loaded_readers.add(ident)
+            row = self._query("SELECT ids, checksum FROM readers WHERE id = ?", (ident,)).fetchone()
+            if row is not None:
+                self._readers.setdefault(ident, set()).update(rows.readers_of(ident, *row))
+        return self._readers.get(ident, set())
+
+    def _query(self, sql: str, parameters: tuple[Any, ...]) -> sqlite3.Cursor:
+        assert self._db is not None
         try:
-            rows = msgspec.msgpack.decode(_read(self.folder / name))
-        except (OSError, msgspec.DecodeError):
-            return []
-        return rows if isinstance(rows, list) else []
+            return self._db.execute(sql, parameters)
+        except sqlite3.Error as exc:
+            raise MemoDamaged(str(exc)) from exc
 
-    # -- changes --------------------------------------------------------------------
+    # -- changes ---------------------------------------------------------------------------
     def put(self, key: Key, record: Record) -> None:
-        old = self.records.get(key)  # its shard read first: the reverse edges it leaves are known
-        self._dirty.add(shard_of(key))
-        self._dropped.discard(key)
-        before = [read for read, _ in old.reads] if old is not None else []
-        after = [read for read, _ in record.reads]
-        if before != after:  # its edges moved (mostly a record reads what it read, in the same order)
-            # only the shards of the reads it gained or lost: the edges of the rest are as saved
-            for read in set(before).symmetric_difference(after):
-                self._dirty_readers.add(shard_of(read))
+        if self._db is not None:
+            old = self.get(key)  # its row read first: the reverse edges it leaves are known
+            if old is None or old.reads != record.reads:
+                for read in set(old.reads if old is not None else ()) ^ set(record.reads):  # edges gained or lost
+                    self.readers_of(read)
+                    self._dirty_readers.add(read)
         super().put(key, record)
+        self._put.add(key)
 
     def drop(self, key: Key) -> None:
-        old = self.records.get(key)
-        if old is not None:
-            self._dirty.add(shard_of(key))
-            self._dirty_readers.update(shard_of(read) for read, _ in old.reads)
-        self._dropped.add(key)
+        old = self.get(key)
+        if old is not None and self._db is not None:
+            for read in set(old.reads):
+                self.readers_of(read)
+                self._dirty_readers.add(read)
+            self._dropped.add(old.id)
+        self._put.discard(key)
         super().drop(key)
 
-    # -- writing ----------------------------------------------------------------------
+    def set_meta(self, name: str, value: bytes) -> None:
+        """Save a named blob with the memo's next write."""
+        self.meta[name] = value
+        self._meta_moved.add(name)
+
+    # -- writing -----------------------------------------------------------------------------
     def write(self) -> None:
-        """Write the shards changed here (all of them, under a new stamp); then the stamp, last.
-
-        The stamp is removed first: a process killed half-way leaves a memo that reads as
-        empty (the next build renders everything), never one of old and new shards mixed.
-        """
-        fresh = not self.valid
-        if not fresh and not self._dirty and not self._dirty_readers:
+        """Save what changed here: every row of a memo made from nothing, else the rows that differ."""
+        if self._db is None:
+            self._write_new()
             return
-        self.folder.mkdir(parents=True, exist_ok=True)
-        (self.folder / "stamp").unlink(missing_ok=True)
-        if fresh:  # shards of another stamp never count as this one's
-            self._dirty = set(range(SHARDS))
-            self._dirty_readers = set(range(SHARDS))
-        for shard in sorted(self._dirty):
-            self.load_records(shard)
-        by_shard: dict[int, list[Any]] = {shard: [] for shard in self._dirty}
-        for key, record in dict.items(self.records):
-            rows = by_shard.get(shard_of(key))
-            if rows is not None:
-                by_shard[shard_of(key)].append(self._row(key, record))
-        for shard, rows in by_shard.items():
-            write_atomic(self.folder / f"records-{shard:02x}", msgspec.msgpack.encode(rows), durable=False)
-        self._save_readers()
-        write_atomic(self.folder / "stamp", self.stamp.encode(), durable=False)
+        db = self._db
+        if not self._put and not self._dropped and not self._dirty_readers and not self._meta_moved:
+            return
+        readers = self._readers
+        assert readers is not None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("DELETE FROM memo WHERE id = ?", ((i,) for i in self._dropped if i not in self.fingerprints))
+            db.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._changed_rows())
+            moved = self._dirty_readers
+            db.executemany("DELETE FROM readers WHERE id = ?", ((i,) for i in moved if not readers.get(i)))
+            db.executemany("INSERT OR REPLACE INTO readers VALUES (?, ?, ?)",
+                           (rows.reader_row(i, readers[i]) for i in moved if readers.get(i)))
+            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?, ?)", rows.meta_rows(self.meta, self._meta_moved))
+            db.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("ROLLBACK")
+            raise
+        self._written()
+
+    def _changed_rows(self) -> Iterator[rows.MemoRow]:
+        """The rows of the records put here that differ from the saved ones (a step that ran again and
+        came out as it was, having read what it read, leaves its row alone)."""
+        checks = self._checks
+        for key in self._put:
+            record = self.records.get(key)
+            if record is not None:
+                row = self._row(key, record)
+                if checks.get(record.id) != row[-1]:
+                    checks[record.id] = row[-1]
+                    yield row
+
+    def _row(self, key: Key, record: Record) -> rows.MemoRow:
+        return rows.memo_row(key, record, self.encode)
+
+    def _write_new(self) -> None:
+        """Every record into a new file (see rows.write_new)."""
+        self.readers_of(0)  # every reverse edge, made from the records in one pass
+        readers = self._readers
+        assert readers is not None
+        self.meta["stamp"] = self.stamp.encode()
+        checks = self._checks
+
+        def records() -> Iterator[rows.MemoRow]:
+            for key, record in self.records.items():
+                row = self._row(key, record)
+                checks[row[0]] = row[-1]
+                yield row
+
+        rows.write_new(self.folder, records(), (rows.reader_row(i, found) for i, found in readers.items() if found),
+                       rows.meta_rows(self.meta, self.meta))
+        self._db = rows.connect(self.path)
+        self._loaded_readers = set(readers)
         self.valid = True
-        self._dirty, self._dirty_readers = set(), set()
+        self._written()
 
-    def _save_readers(self) -> None:
-        """The reverse edges of every changed readers shard, made again from the records that hold them."""
-        for shard in sorted(self._dirty_readers):
-            self.readers_of(_probe(shard))  # the shard's saved edges, for reads of keys whose records are not loaded
-        assert self._readers is not None
-        edges: dict[int, list[Any]] = {shard: [] for shard in self._dirty_readers}
-        for read, readers in self._readers.items():
-            rows = edges.get(shard_of(read))
-            if rows is not None and readers:
-                rows.append([read[0], read[1], [[r[0], r[1]] for r in sorted(readers, key=repr)]])
-        for shard, rows in edges.items():
-            write_atomic(self.folder / f"readers-{shard:02x}", msgspec.msgpack.encode(rows), durable=False)
+    def _written(self) -> None:
+        self._put, self._dropped, self._dirty_readers, self._meta_moved = set(), set(), set(), set()
 
-    def _row(self, key: Key, record: Record) -> list[Any]:
-        row = [key[0], key[1], record.fingerprint, [[r[0], r[1], seen] for r, seen in record.reads]]
-        if record.value is not ABSENT:
-            value = self._encode(key, record.value)
-            if value is not ABSENT:
-                row.append(value)
-        return row
+    def discard(self) -> None:
+        """Read as empty from now on (what the file holds is not to be trusted); the next write makes it anew."""
+        self.close()
+        self.records, self.fingerprints, self.keys, self.meta = {}, {}, {}, {}
+        self._readers, self._checks, self.valid = None, {}, False
+        self._loaded_readers = set()
+        self._written()
 
-    def all_records(self) -> Iterator[tuple[Key, Record]]:
-        """Every record, every shard read (for a full save or a check)."""
-        for shard in range(SHARDS):
-            self.load_records(shard)
-        yield from dict.items(self.records)
-
-
-def _read(path: Path) -> bytes:
-    with open(path, "rb") as file:
-        return file.read()
-
-
-_PROBES: dict[int, Key] = {}
-
-
-def _probe(shard: int) -> Key:
-    """Some key that falls in `shard` (to read that shard of reverse edges through `readers_of`)."""
-    if not _PROBES:
-        n = 0
-        while len(_PROBES) < SHARDS:
-            key: Key = ("probe", n)
-            _PROBES.setdefault(shard_of(key), key)
-            n += 1
-    return _PROBES[shard]
-
-
-def remove(folder: Path) -> None:
-    """Forget a saved memo (its stamp first, so a half-removed one never reads as valid)."""
-    (folder / "stamp").unlink(missing_ok=True)
-    for name in os.listdir(folder) if folder.is_dir() else ():
-        (folder / name).unlink(missing_ok=True)
-
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None

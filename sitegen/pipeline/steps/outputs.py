@@ -16,7 +16,6 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ...common.digest import of as digest_of
 from ...common.errors import SitegenError
 from ...model import routes
 from ...model.model import Paper
@@ -203,8 +202,8 @@ class Outputs:
         return [
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
-            Step("piece", 5, self.piece, lambda text: digest_of(text.encode())),
-            Step("page", 6, self.page, lambda data: digest_of(data), keep=False),
+            Step("piece", 5, self.piece, str),
+            Step("page", 6, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
         ]
 
     # A paper's item, entry or piece is asked for only while the paper is in the site; once it

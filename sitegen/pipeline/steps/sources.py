@@ -95,8 +95,9 @@ class Sources:
         """Which file of the theme chain a template name finds, and its digest ('-' for none)."""
         for folder in self._template_dirs():
             path = folder / name
-            if path.is_file():
-                return f"{path}:{hashlib.sha256(path.read_bytes()).hexdigest()}"
+            if path.is_file():  # named relative to the root when in it: a copied site finds the same templates
+                shown = path.relative_to(self.root) if path.is_relative_to(self.root) else path
+                return f"{shown}:{hashlib.sha256(path.read_bytes()).hexdigest()}"
         return "-"
 
     def template_names(self, ctx: Context, arg: None) -> tuple[str, ...]:
@@ -137,7 +138,7 @@ class Sources:
             if found == "-":
                 continue
             try:
-                source = Path(found.rpartition(":")[0]).read_text(encoding="utf-8")
+                source = (self.root / found.rpartition(":")[0]).read_text(encoding="utf-8")
                 refs = list(meta.find_referenced_templates(env.parse(source)))
             except (OSError, UnicodeDecodeError, jinja2.TemplateError):
                 continue  # rendering reports it, at the template's line

@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sitegen.pipeline.engine.graph import Context, Engine, Step, StepError
-from sitegen.pipeline.engine.memo import ABSENT
-from sitegen.pipeline.engine.store import DiskMemo
+from sitegen.pipeline.engine.memo import ABSENT, key_id
+from sitegen.pipeline.engine.store import FILE, DiskMemo
 
 
 def fp(value: Any) -> str:
@@ -144,8 +144,20 @@ def test_a_saved_memo_is_used_only_under_its_stamp(tmp_path: Path) -> None:
     assert ("page", ("a", "b")) not in update.ran  # parity of b unchanged
     assert again.get("total", ("a", "b")) == 9
     assert not DiskMemo(path, "code-2", same, same).valid
-    (path / "stamp").write_bytes(b"\x00garbage")
+    (path / FILE).write_bytes(b"\x00garbage")
     assert not DiskMemo(path, "code-1", same, same).valid
+
+
+def test_a_memo_records_ids_and_fingerprints_never_values() -> None:
+    """What a record keeps of its reads is two integer arrays, whatever the values read (an HTML list item)."""
+    world = World({"a": 3, "b": 4})
+    engine = Engine(world.steps())
+    engine.get("page", ("a", "b"))
+    record = engine.memo.records[("page", ("a", "b"))]
+    assert record.reads.typecode == record.seen.typecode == "q"
+    assert set(record.reads) == {key_id(("parity", "a")), key_id(("parity", "b"))}
+    assert all(isinstance(engine.memo.fingerprints[r], int) for r in record.reads)
+    assert key_id(("parity", "a")) == key_id(("parity", "a")) != key_id(("parity", "b"))
 
 
 CELLS = [f"c{i}" for i in range(6)]
@@ -167,14 +179,14 @@ def test_any_edit_sequence_gives_what_a_fresh_engine_gives(start: dict[str, int]
     for key in wanted:
         engine.get(*key)
     for edit in sequence:
-        reads = {k: r.reads for k, r in engine.memo.records.items()}
+        reads = {k: list(r.pairs()) for k, r in engine.memo.records.items()}
         world.cells.update(edit)
         world.runs.clear()
         update = engine.update([("cell", name) for name in edit])
         assert len(world.runs) == len(set(world.runs)), "a key ran twice in one update"
         for key in update.ran:
             if key[0] != "cell" and key in reads:  # an old key ran again only because something it read moved
-                assert any(engine.memo.records[r].fingerprint != seen for r, seen in reads[key])
+                assert any(engine.memo.fingerprints.get(r) != seen for r, seen in reads[key])
         fresh = Engine(World(world.cells).steps())
         for key in wanted:
             assert engine.get(*key) == fresh.get(*key)

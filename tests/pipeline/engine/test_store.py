@@ -1,14 +1,17 @@
-"""The memo on disk: shards read only when a key in them is asked for, written back only where changed,
+"""The memo on disk: fingerprints loaded whole, rows read only when asked for and written only when changed,
 and never read under another stamp or when damaged."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from sitegen.pipeline.engine.graph import Engine
-from sitegen.pipeline.engine.memo import ABSENT
-from sitegen.pipeline.engine.store import SHARDS, DiskMemo, shard_of
+from sitegen.pipeline.engine.memo import ABSENT, key_id
+from sitegen.pipeline.engine.store import FILE, DiskMemo, MemoDamaged
 
 from .test_graph import World
 
@@ -24,34 +27,84 @@ def _built(folder: Path, world: World) -> Engine:
         engine.get("total", names)
     assert isinstance(engine.memo, DiskMemo)
     engine.memo.write()
+    engine.memo.close()
     return engine
 
 
-def test_a_saved_memo_is_read_a_shard_at_a_time_and_updates_like_the_one_in_memory(tmp_path: Path) -> None:
+def test_a_saved_memo_is_read_a_row_at_a_time_and_updates_like_the_one_in_memory(tmp_path: Path) -> None:
     world = World({"a": 1, "b": 2, "c": 3})
     _built(tmp_path, world)
     memo = DiskMemo(tmp_path, "stamp-1", same, same)
-    assert memo.valid and not dict.__len__(memo.records)
+    assert memo.valid and not memo.records and len(memo.fingerprints) == 3 + 3 + 3 + 3  # cells, parities, ...
     engine = Engine(world.steps(), memo)
     world.runs.clear()
     assert engine.get("total", ("a", "b")) == 3 and world.runs == []  # from the file, nothing ran
-    assert len(memo._loaded) == 1
+    assert set(memo.records) == {("total", ("a", "b"))}  # one row read: its reads are checked by fingerprint
     world.cells["b"] = 4  # parity unchanged: no page runs
     update = engine.update([("cell", "b")])
     assert {k[0] for k in update.ran} == {"cell", "parity", "total"}
     assert engine.get("total", ("b", "c")) == 7
     memo.write()
+    memo.close()
     again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
     assert again.get("total", ("a", "b")) == 5 and again.get("page", ("a", "b")) == "1|0"
 
 
-def test_a_memo_under_another_stamp_or_damaged_reads_as_empty(tmp_path: Path) -> None:
+def test_only_the_rows_that_changed_are_written(tmp_path: Path) -> None:
+    world = World({"a": 1, "b": 2, "c": 3})
+    _built(tmp_path, world)
+    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    engine = Engine(world.steps(), memo)
+    world.cells["a"] = 3  # parity unchanged; the totals that read it change
+    update = engine.update([("cell", "a")])
+    assert len(update.ran) == 4  # the cell, its parity, two totals
+    assert memo._db is not None
+    before = memo._db.total_changes
+    memo.write()
+    assert memo._db.total_changes - before == 4  # the parity saw another fingerprint of its cell: its row moved
+    engine.update([("cell", "b"), ("cell", "c")])  # named, yet as they were: they run, and come out as saved
+    before = memo._db.total_changes
+    memo.write()
+    assert memo._db.total_changes == before
+
+
+def test_a_memo_under_another_stamp_reads_as_empty(tmp_path: Path) -> None:
     _built(tmp_path, World({"a": 1, "b": 2, "c": 3}))
     assert not DiskMemo(tmp_path, "stamp-2", same, same).valid
+    assert DiskMemo(tmp_path, "stamp-1", same, same).valid
+
+
+@pytest.mark.parametrize("column", ["value", "reads", "fingerprint", "argument"])
+def test_a_row_changed_behind_its_checksum_is_never_trusted(tmp_path: Path, column: str) -> None:
+    _built(tmp_path, World({"a": 1, "b": 2, "c": 3}))
     key = ("total", ("a", "b"))
-    (tmp_path / f"records-{shard_of(key):02x}").write_bytes(b"\xc1 not msgpack")
+    with sqlite3.connect(tmp_path / FILE) as db:
+        forged = {"value": b"\x0c", "reads": b"\x00" * 16, "fingerprint": 7, "argument": b"\x92\xa1c\xa1b"}[column]
+        db.execute(f"UPDATE memo SET {column} = ? WHERE id = ?", (forged, key_id(key)))
     memo = DiskMemo(tmp_path, "stamp-1", same, same)
-    assert memo.records.get(key) is None
+    with pytest.raises(MemoDamaged):
+        memo.get(key)
+        memo.keys_of([key_id(key)])
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "folder", "truncated"])
+def test_a_damaged_file_reads_as_empty_and_is_made_anew(tmp_path: Path, damage: str) -> None:
+    world = World({"a": 1, "b": 2, "c": 3})
+    _built(tmp_path, world)
+    path = tmp_path / FILE
+    data = path.read_bytes()
+    path.unlink()
+    if damage == "folder":
+        path.mkdir()
+        (path / "inside").write_text("x")
+    else:
+        path.write_bytes({"garbage": b"not a database" * 100, "empty": b"", "truncated": data[:100]}[damage])
+    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    assert not memo.valid and memo.get(("total", ("a", "b"))) is None
+    engine = Engine(world.steps(), memo)
+    assert engine.get("total", ("a", "b")) == 3
+    memo.write()
+    assert DiskMemo(tmp_path, "stamp-1", same, same).valid
 
 
 def test_values_cross_only_through_the_codec(tmp_path: Path) -> None:
@@ -61,7 +114,7 @@ def test_values_cross_only_through_the_codec(tmp_path: Path) -> None:
     assert isinstance(engine.memo, DiskMemo)
     engine.memo.write()
     memo = DiskMemo(tmp_path, "stamp-1", same, same)
-    assert memo.records[("total", ("a", "b"))].value is ABSENT  # not saved: runs again when read
+    record = memo.get(("total", ("a", "b")))
+    assert record is not None and record.value is ABSENT and record.saved is None  # not saved: runs again when read
     world.runs.clear()
     assert Engine(world.steps(), memo).get("total", ("a", "b")) == 3 and world.runs == [("total", ("a", "b"))]
-    assert len({shard_of(("probe", n)) for n in range(16 * SHARDS)}) == SHARDS  # every shard can be reached

@@ -51,7 +51,8 @@ def test_the_graph_is_saved_with_the_memo(tmp_path: Path) -> None:
     root = tmp_path / "site"
     shutil.copytree(GOLDEN, root)
     build(root, tmp_path / "public", search=False)
-    memo, table, _ = open_memo(root, tmp_path / "public", None, False)
-    assert table is not None and memo.records.get(KEY) is not None
-    saved = memo.records[KEY].value
+    memo, table = open_memo(root, None, False)
+    record = memo.get(KEY)
+    assert table is not None and record is not None and record.saved is not None
+    saved = memo.decode(KEY, record.saved)
     assert isinstance(saved, Collaboration) and len(saved.nodes) == 11 and saved.clusters[0].tags[0].name
