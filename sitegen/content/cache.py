@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import xxhash
 
 from .. import __version__
 from ..common.fsutil import write_atomic
@@ -68,20 +69,24 @@ class _Header(msgspec.Struct):
     format: int
     keys: list[str]
     lengths: list[int]
+    checks: list[int]  # each line's XXH3-64: a line damaged on disk is a miss, never a different entry
 
 
 class _Lines:
-    """A shard's entries as JSON text, each cut from the mapped file when asked for."""
+    """A shard's entries as JSON text, each cut from the mapped file and checked when asked for."""
 
-    def __init__(self, data: bytes | mmap.mmap, spans: dict[str, tuple[int, int]]):
+    def __init__(self, data: bytes | mmap.mmap, spans: dict[str, tuple[int, int, int]]):
         self._data, self._spans = data, spans
 
     def keys(self) -> KeysView[str]:
         return self._spans.keys()
 
     def __getitem__(self, key: str) -> bytes:
-        start, end = self._spans[key]
-        return self._data[start:end]
+        start, end, check = self._spans[key]
+        line = self._data[start:end]
+        if xxhash.xxh3_64_intdigest(line) != check:
+            raise ValueError(f"the cached line of {key} is damaged")
+        return line
 
     def items(self) -> Iterator[tuple[str, bytes]]:
         return ((key, self[key]) for key in self._spans)
@@ -103,14 +108,14 @@ def _read_shard(path: Path) -> _Lines:
     except msgspec.DecodeError:
         header = None
     if header is None or header.version != __version__ or header.format != FORMAT \
-            or len(header.keys) != len(header.lengths) \
+            or len(header.keys) != len(header.lengths) or len(header.keys) != len(header.checks) \
             or end + 1 + sum(header.lengths) + len(header.lengths) != len(data):  # cut short, or padded
         data.close()
         return _EMPTY
-    spans: dict[str, tuple[int, int]] = {}
+    spans: dict[str, tuple[int, int, int]] = {}
     at = end + 1
-    for key, length in zip(header.keys, header.lengths, strict=True):
-        spans[key] = (at, at + length)
+    for key, length, check in zip(header.keys, header.lengths, header.checks, strict=True):
+        spans[key] = (at, at + length, check)
         at += length + 1
     return _Lines(data, spans)
 
@@ -280,5 +285,6 @@ def _encoded(entries: dict[str, Entry]) -> bytes:
     for key in keys:
         e = entries[key]
         lines.append(_ENCODER.encode(dataclasses.replace(e, sources=_tag_dates(e.sources)) if e.sources else e))
-    header = _ENCODER.encode(_Header(__version__, FORMAT, keys, [len(line) for line in lines]))
+    header = _ENCODER.encode(_Header(__version__, FORMAT, keys, [len(line) for line in lines],
+                                     [xxhash.xxh3_64_intdigest(line) for line in lines]))
     return b"\n".join([header, *lines, b""])

@@ -20,7 +20,7 @@ from ..content.cache import EntryCache
 from ..content.loader import load_entries
 from ..model.routes import PageSpec
 from .engine.graph import Engine
-from .engine.memo import ABSENT, Encode, Record, argument_of
+from .engine.memo import ABSENT, Encode, Record, argument_of, packed
 from .steps.sources import Loaded
 
 
@@ -65,7 +65,7 @@ class PageRenderer:
             value = record.saved
             if value is None and record.value is not ABSENT and encode is not None:
                 encoded = encode(key, record.value)
-                value = None if encoded is ABSENT else msgspec.msgpack.encode(encoded)
+                value = None if encoded is ABSENT else packed(msgspec.msgpack.encode(encoded))
             rows.append((key[0], key[1], record.id, record.fingerprint, record.reads.tobytes() + record.seen.tobytes(),
                          value))
         memo.log.clear()

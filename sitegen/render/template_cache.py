@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import jinja2
+import xxhash
 
 FORMAT = f"sitegen-templates 3 {sys.implementation.cache_tag}"  # 3: output buffered, as text (see buffered)
 
@@ -35,7 +36,8 @@ class TemplateCache(jinja2.BytecodeCache):
             data = self._path(bucket).read_bytes()
             header, _, code = data.partition(b"\n")
             meta = json.loads(header)
-            if meta.get("format") == FORMAT and meta.get("checksum") == bucket.checksum:
+            if meta.get("format") == FORMAT and meta.get("checksum") == bucket.checksum \
+                    and meta.get("code") == xxhash.xxh3_128_hexdigest(code):  # damaged code is compiled again
                 bucket.code = marshal.loads(code)
         except (OSError, ValueError, EOFError, TypeError, AttributeError):
             bucket.reset()
@@ -43,12 +45,14 @@ class TemplateCache(jinja2.BytecodeCache):
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         if bucket.code is None:
             return
-        header = json.dumps({"format": FORMAT, "checksum": bucket.checksum}).encode("utf-8")
+        code = marshal.dumps(bucket.code)
+        header = json.dumps({"format": FORMAT, "checksum": bucket.checksum,
+                             "code": xxhash.xxh3_128_hexdigest(code)}).encode("utf-8")
         path = self._path(bucket)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # forked renderers may write the same file
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs a recompile
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(header + b"\n" + marshal.dumps(bucket.code))
+            tmp.write_bytes(header + b"\n" + code)
             os.replace(tmp, path)
 
     def clear(self) -> None:

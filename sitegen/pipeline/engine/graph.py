@@ -48,6 +48,9 @@ class Step:
     # (None: all). A step that knows its own delta (the model's patch) spares the readers
     # of what it left as it was, rather than each of 30,000 being run to find that out.
     spread: Callable[[Any, Any], Callable[[Key], bool] | None] | None = None
+    # Its saved value is only what it starts from next time (`ctx.previous`): a reader asking for it in a new
+    # process has it made again (the model, saved as its parts' fingerprints, not whole).
+    previous_only: bool = False
 
 
 @dataclass
@@ -100,6 +103,11 @@ class Context:
             for read, seen in self._before.pairs():
                 if read not in moved:
                     self.reads.setdefault(read, seen)
+
+    def preload(self, name: str, arguments: Iterable[Hashable]) -> None:
+        """Say that this step is about to read step `name` for each of `arguments`: a memo on disk reads
+        their records in one query, not one each (nothing is recorded as read until it is read)."""
+        self._engine.memo.load_many([(name, argument) for argument in arguments])
 
     def get(self, name: str, argument: Hashable = None) -> Any:
         """The result of step `name` for `argument`, recorded as read."""
@@ -233,6 +241,11 @@ class Engine:
         """
         record = self.memo.get(key)
         if record is not None:
+            if self.step(key[0]).previous_only:
+                if record.value is not ABSENT and record.saved is None:
+                    return record.value, record  # made in this process
+                record, value = self._run(key, record)
+                return value, record
             value = self._value(key, record)
             if value is not ABSENT:
                 return value, record
@@ -243,9 +256,13 @@ class Engine:
         """A record's value, decoded from its saved form when first read (ABSENT when it has none)."""
         if record.value is ABSENT and record.saved is not None:
             try:
-                record.value = self.memo.decode(key, record.saved)
-            except Exception:
+                value = self.memo.decode(key, record.saved, lambda other: self.demand(other)[0])
+            except Exception:  # a value that cannot be decoded is made again
                 record.saved = None
+                return ABSENT
+            if self.step(key[0]).previous_only:
+                return value  # never the record's value: no reader is to be given it
+            record.value = value
         return record.value
 
     def _verified(self, record: Record) -> bool:

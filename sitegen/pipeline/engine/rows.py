@@ -10,6 +10,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import struct
 from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -18,14 +19,15 @@ from typing import Any
 import msgspec
 import xxhash
 
-from .memo import ABSENT, Encode, Key, Record, argument_of
+from .memo import ABSENT, Encode, Key, Record, argument_of, packed
 
 FILE = "memo.sqlite"
+FINGERPRINTS = "fingerprints"  # the meta row of every record's id and fingerprint
+READERS = "readers"  # the meta row of how many rows the readers table has
 SCHEMA = """
 CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL, checksum INTEGER NOT NULL);
 CREATE TABLE memo (id INTEGER PRIMARY KEY, step TEXT NOT NULL, argument BLOB NOT NULL, key_check INTEGER NOT NULL,
                    fingerprint INTEGER NOT NULL, reads BLOB NOT NULL, value BLOB, checksum INTEGER NOT NULL);
-CREATE INDEX memo_step ON memo (step);
 CREATE TABLE readers (id INTEGER PRIMARY KEY, ids BLOB NOT NULL, checksum INTEGER NOT NULL);
 """
 RECORD_COLUMNS = "step, argument, key_check, fingerprint, reads, value, checksum"
@@ -39,15 +41,39 @@ class MemoDamaged(Exception):
     """A row of the memo on disk failed its checksum, or SQLite could not read it: the memo is not to be trusted."""
 
 
-def checksum(*parts: bytes | str | int | None) -> int:
-    """A 63-bit digest of a row's fields, each framed by its length."""
-    hasher = xxhash.xxh3_64()
-    for part in parts:
-        data = (part.encode("utf-8", "surrogatepass") if isinstance(part, str) else b"\xff" if part is None
-                else part.to_bytes(8, "little", signed=True) if isinstance(part, int) else part)
-        hasher.update(len(data).to_bytes(4, "little"))
-        hasher.update(data)
-    return hasher.intdigest() & _MASK
+def checksum(*parts: bytes | str) -> int:
+    """A 63-bit digest of a small row's fields, each framed by its length (meta rows, readers rows)."""
+    data = [p.encode("utf-8", "surrogatepass") if isinstance(p, str) else p for p in parts]
+    return xxhash.xxh3_64_intdigest(_LENGTHS(len(data)).pack(*map(len, data)) + b"".join(data)) & _MASK
+
+
+def _record_check(ident: int, step: str, argument: bytes, key_check: int, fingerprint: int, reads: bytes,
+                  value: bytes | None) -> int:
+    """A record row's checksum: one digest over its fields, framed by their lengths."""
+    name = step.encode()
+    tail = value if value is not None else b""
+    head = _RECORD_HEAD.pack(ident, key_check, fingerprint, len(name), len(argument), len(reads),
+                             -1 if value is None else len(tail))
+    return xxhash.xxh3_64_intdigest(head + name + argument + reads + tail) & _MASK
+
+
+def _key_check(ident: int, step: str, argument: bytes) -> int:
+    name = step.encode()
+    return xxhash.xxh3_64_intdigest(_KEY_HEAD.pack(ident, len(name)) + name + argument) & _MASK
+
+
+_RECORD_HEAD = struct.Struct("<qqqiiii")
+_KEY_HEAD = struct.Struct("<qi")
+
+
+def _LENGTHS(count: int) -> struct.Struct:
+    found = _STRUCTS.get(count)
+    if found is None:
+        found = _STRUCTS[count] = struct.Struct(f"<{count}i")
+    return found
+
+
+_STRUCTS: dict[int, struct.Struct] = {}
 
 
 def connect(path: Path) -> sqlite3.Connection:
@@ -56,23 +82,50 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
+def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, bytes], dict[int, int]] | None:
+    """The memo file at `path`, its meta rows and its fingerprint table, if it is whole and under `stamp`."""
+    if not path.is_file():
+        return None
+    db = None
+    try:
+        db = connect(path)
+        meta = {}
+        for name, value, check in db.execute("SELECT name, value, checksum FROM meta"):
+            if checksum(name, value) != check:
+                raise MemoDamaged(name)
+            meta[name] = bytes(value)
+        if meta.get("stamp") != stamp:
+            db.close()
+            return None
+        fingerprints = fingerprints_of(meta[FINGERPRINTS])
+        # a page of rows lost (zeroed, cut short) that SQLite does not notice on the way to one row
+        counted = db.execute("SELECT (SELECT count(*) FROM memo), (SELECT count(*) FROM readers)").fetchone()
+        if list(counted) != [len(fingerprints), int(meta[READERS])]:
+            raise MemoDamaged("rows missing")
+    except (sqlite3.Error, MemoDamaged, OSError, ValueError, TypeError, LookupError):
+        if db is not None:
+            db.close()
+        return None
+    return db, meta, fingerprints
+
+
 def memo_row(key: Key, record: Record, encode: Encode | None) -> MemoRow:
     """A record as its row: the key, its check, the fingerprint, the reads (ids then fingerprints), the value."""
     argument = _encode(key[1])
     value = record.saved
     if value is None and record.value is not ABSENT and encode is not None:
         encoded = encode(key, record.value)
-        value = None if encoded is ABSENT else _encode(encoded)
+        value = None if encoded is ABSENT else packed(_encode(encoded))
     reads = record.reads.tobytes() + record.seen.tobytes()
-    key_check = checksum(record.id, key[0], argument)
+    key_check = _key_check(record.id, key[0], argument)
     return (record.id, key[0], argument, key_check, record.fingerprint, reads, value,
-            checksum(record.id, key[0], argument, key_check, record.fingerprint, reads, value))
+            _record_check(record.id, key[0], argument, key_check, record.fingerprint, reads, value))
 
 
 def record_of(ident: int, key: Key, row: tuple[Any, ...], fingerprint: int | None) -> Record:
     """The record a row (RECORD_COLUMNS) holds, once it is checked to be whole and `key`'s."""
     step, argument, key_check, saved_fingerprint, reads, value, check = row
-    if checksum(ident, step, argument, key_check, saved_fingerprint, reads, value) != check \
+    if _record_check(ident, step, argument, key_check, saved_fingerprint, reads, value) != check \
             or key_of(ident, step, argument, key_check) != key or saved_fingerprint != fingerprint:
         raise MemoDamaged(f"the row of {key!r}")
     ids = array("q")
@@ -83,7 +136,7 @@ def record_of(ident: int, key: Key, row: tuple[Any, ...], fingerprint: int | Non
 
 def key_of(ident: int, step: str, argument: bytes, check: int) -> Key:
     """A row's key, once checked."""
-    if checksum(ident, step, argument) != check:
+    if _key_check(ident, step, argument) != check:
         raise MemoDamaged(f"the key of record {ident}")
     try:
         return step, argument_of(_decode(argument))
@@ -93,21 +146,54 @@ def key_of(ident: int, step: str, argument: bytes, check: int) -> Key:
 
 def reader_row(ident: int, readers: set[int]) -> tuple[int, bytes, int]:
     data = array("q", sorted(readers)).tobytes()
-    return ident, data, checksum(ident, data)
+    return ident, data, _key_check(ident, "", data)
 
 
 def readers_of(ident: int, data: bytes, check: int) -> array[int]:
     """The reader ids a row of `readers` holds, once checked."""
-    if checksum(ident, data) != check:
+    if _key_check(ident, "", data) != check:
         raise MemoDamaged(f"the readers of record {ident}")
     ids = array("q")
     ids.frombytes(data)
     return ids
 
 
+def fingerprint_table(fingerprints: dict[int, int]) -> bytes:
+    """Every record's id and fingerprint as one blob: what a build reads at open, whole (16 bytes a record)."""
+    return array("q", fingerprints.keys()).tobytes() + array("q", fingerprints.values()).tobytes()
+
+
+def fingerprints_of(data: bytes) -> dict[int, int]:
+    numbers = array("q")
+    numbers.frombytes(data)
+    half = len(numbers) // 2
+    return dict(zip(numbers[:half], numbers[half:], strict=True))
+
+
 def meta_rows(meta: dict[str, bytes], names: Iterable[str]) -> Iterator[tuple[str, bytes, int]]:
     for name in sorted(names):
         yield name, meta[name], checksum(name, meta[name])
+
+
+def write_changes(db: sqlite3.Connection, dropped: list[tuple[int]], changed: list[MemoRow],
+                  readers: dict[int, set[int]], moved: set[int], meta: dict[str, bytes], meta_moved: set[str]) -> None:
+    """An update's rows written in one transaction: all of them, or (killed, failed) none."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        db.executemany("DELETE FROM memo WHERE id = ?", dropped)
+        db.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changed)
+        db.executemany("DELETE FROM readers WHERE id = ?", ((i,) for i in moved if not readers.get(i)))
+        db.executemany("INSERT OR REPLACE INTO readers VALUES (?, ?, ?)",
+                       (reader_row(i, readers[i]) for i in moved if readers.get(i)))
+        if moved:  # how many there are, checked at open (see store.DiskMemo._open)
+            meta[READERS] = str(db.execute("SELECT count(*) FROM readers").fetchone()[0]).encode()
+            meta_moved.add(READERS)
+        db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?, ?)", meta_rows(meta, meta_moved))
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
 
 
 def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[int, bytes, int]],

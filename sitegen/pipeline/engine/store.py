@@ -15,7 +15,6 @@ each step's codec, or not at all. Why SQLite and these tables: docs/engine.md.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
 import sys
 from collections.abc import Iterable, Iterator
@@ -51,26 +50,10 @@ class DiskMemo(Memo):
 
     def _open(self) -> bool:
         """Whether the file holds a memo under this stamp, whole; its fingerprints loaded if so."""
-        if not self.path.is_file():
+        opened = rows.opened(self.path, self.stamp.encode())
+        if opened is None:
             return False
-        db = None
-        try:
-            db = rows.connect(self.path)
-            meta = {}
-            for name, value, check in db.execute("SELECT name, value, checksum FROM meta"):
-                if rows.checksum(name, value) != check:
-                    raise MemoDamaged(name)
-                meta[name] = bytes(value)
-            if meta.get("stamp") != self.stamp.encode():
-                db.close()
-                return False
-            self.fingerprints = dict(db.execute("SELECT id, fingerprint FROM memo"))
-        except (sqlite3.Error, MemoDamaged, OSError, ValueError, TypeError):
-            self.fingerprints = {}
-            if db is not None:
-                db.close()
-            return False
-        self._db, self.meta = db, meta
+        self._db, self.meta, self.fingerprints = opened
         return True
 
     # -- reading ------------------------------------------------------------------------
@@ -86,10 +69,29 @@ class DiskMemo(Memo):
         if row is None:
             raise MemoDamaged(f"no row for {key!r}")
         record = rows.record_of(ident, key, row, fingerprint)
+        self._keep(key, ident, record, row[-1])
+        return record
+
+    def load_many(self, keys: Iterable[Key]) -> None:
+        """Read the rows of many keys in one query (a whole-list file's 10,000 citations, the model's rows)."""
+        if self._db is None:
+            return
+        wanted = {key_id(key): key for key in keys if key not in self.records}
+        wanted = {ident: key for ident, key in wanted.items() if ident in self.fingerprints}
+        if not wanted:
+            return
+        found = self._query(f"SELECT id, {rows.RECORD_COLUMNS} FROM memo WHERE id IN (SELECT value FROM json_each(?))",
+                            (msgspec.json.encode(list(wanted)),)).fetchall()
+        if len(found) != len(wanted):
+            raise MemoDamaged("rows missing")
+        for ident, *row in found:
+            self._keep(wanted[ident], ident, rows.record_of(ident, wanted[ident], row, self.fingerprints[ident]),
+                       row[-1])
+
+    def _keep(self, key: Key, ident: int, record: Record, check: int) -> None:
         self.records[key] = record
         self.keys[ident] = key
-        self._checks[ident] = row[-1]
-        return record
+        self._checks[ident] = check
 
     def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
         wanted = list(idents)
@@ -160,29 +162,25 @@ class DiskMemo(Memo):
             self._write_new()
             return
         db = self._db
-        if not self._put and not self._dropped and not self._dirty_readers and not self._meta_moved:
+        changed = list(self._changed_rows())
+        dropped = [(i,) for i in self._dropped if i not in self.fingerprints]
+        if changed or dropped:
+            self.set_meta(rows.FINGERPRINTS, rows.fingerprint_table(self.fingerprints))
+
+        if not changed and not dropped and not self._dirty_readers and not self._meta_moved:
+            self._written()
             return
-        readers = self._readers
-        assert readers is not None
+        assert self._readers is not None
         try:
-            db.execute("BEGIN IMMEDIATE")
-            db.executemany("DELETE FROM memo WHERE id = ?", ((i,) for i in self._dropped if i not in self.fingerprints))
-            db.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", self._changed_rows())
-            moved = self._dirty_readers
-            db.executemany("DELETE FROM readers WHERE id = ?", ((i,) for i in moved if not readers.get(i)))
-            db.executemany("INSERT OR REPLACE INTO readers VALUES (?, ?, ?)",
-                           (rows.reader_row(i, readers[i]) for i in moved if readers.get(i)))
-            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?, ?)", rows.meta_rows(self.meta, self._meta_moved))
-            db.execute("COMMIT")
+            rows.write_changes(db, dropped, changed, self._readers, self._dirty_readers, self.meta, self._meta_moved)
         except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                db.execute("ROLLBACK")
+            for row in changed:  # not saved after all: their saved rows stand
+                self._checks.pop(row[0], None)
             raise
         self._written()
 
     def _changed_rows(self) -> Iterator[rows.MemoRow]:
-        """The rows of the records put here that differ from the saved ones (a step that ran again and
-        came out as it was, having read what it read, leaves its row alone)."""
+        """The rows put here that differ from the saved ones (a step that came out as it was keeps its row)."""
         checks = self._checks
         for key in self._put:
             record = self.records.get(key)
@@ -201,6 +199,8 @@ class DiskMemo(Memo):
         readers = self._readers
         assert readers is not None
         self.meta["stamp"] = self.stamp.encode()
+        self.meta[rows.FINGERPRINTS] = rows.fingerprint_table(self.fingerprints)
+        self.meta[rows.READERS] = str(sum(1 for found in readers.values() if found)).encode()
         checks = self._checks
 
         def records() -> Iterator[rows.MemoRow]:
@@ -223,11 +223,10 @@ class DiskMemo(Memo):
         """Read as empty from now on (what the file holds is not to be trusted); the next write makes it anew."""
         self.close()
         self.records, self.fingerprints, self.keys, self.meta = {}, {}, {}, {}
-        self._readers, self._checks, self.valid = None, {}, False
-        self._loaded_readers = set()
+        self._readers, self._checks, self.valid, self._loaded_readers = None, {}, False, set()
         self._written()
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
+        db, self._db = self._db, None
+        if db is not None:
+            db.close()

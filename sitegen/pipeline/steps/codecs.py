@@ -1,13 +1,15 @@
 """How each step's value is saved in the memo on disk (msgpack through msgspec), or that it is not.
 
-A value not saved (the model, the Jinja environment, an author with its co-author network)
-is made again when a step reads it. Entries are stored with their sources' dates tagged, as
-the entry cache stores them.
+A value not saved (the model, the Jinja environment, an author with its co-author network,
+a row, which is its entry again, an entry, which the entry cache holds) is made again when
+a step reads it. Profiles are stored with their sources' dates tagged, as the entry cache
+stores entries; a paper is stored without its entry, which it takes back from the entry's
+step when decoded.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,19 +21,22 @@ from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.collab import Collaboration
 from ...model.model import Author, Paper, Ref, Tag
+from ...model.people import Byline
 from ...model.related import Related
 from ...model.signals import Rising
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded
+from .structure import SavedModel
 
 # step -> the type its saved value decodes to (steps not named here are not saved)
 TYPES: dict[str, Any] = {
     "file": str, "folder": tuple[str, ...], "template_file": str, "template_names": tuple[str, ...],
     "template": str, "config": SiteConfig, "assets": dict[str, str], "static": dict[str, str],
-    "entry": tuple[Entry | None, tuple[Diagnostic, ...]], "row": tuple[Entry | None, tuple[Diagnostic, ...]],
     "profile": tuple[AuthorProfile | None, tuple[Diagnostic, ...]],
-    "paper": Paper | None, "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
+    "paper": tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str, str | None, str | None,
+                   tuple[Byline, ...]] | None,
+    "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
@@ -39,6 +44,7 @@ TYPES: dict[str, Any] = {
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
+    "site": dict[str, dict[str, int]],  # the model's parts (structure.SavedModel), for the next one to compare with
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
     "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
@@ -50,29 +56,37 @@ def encode(key: Key, value: Any) -> Any:
     step = key[0]
     if step not in TYPES:
         return ABSENT
-    if step in ("entry", "row", "profile"):
+    if step == "profile":
         found = value.value
         return [storable(found) if isinstance(found, Entry) else found, value.problems]
     if step == "paper" and value is not None:
-        return replace(value, entry=storable(value.entry))
+        return (value.entry.source_path, value.route, value.authors, value.tags, value.category, value.cite_key,
+                value.newer, value.older, value.unlisted_authors)
     if step == "static":
         return {name: str(path) for name, path in value.items()}
+    if step == "site":
+        return value.parts
     if step == "author":  # its fields; the co-author network is the model's (see author_links)
         return None if value is None else (value.name, value.slug, value.papers, value.profile)
     return value
 
 
-def decode(key: Key, saved: Any) -> Any:
-    """A saved value back as its step made it."""
+def decode(key: Key, saved: Any, value_of: Callable[[Key], Any]) -> Any:
+    """A saved value back as its step made it (`value_of` gives another key's value from the memo)."""
     step = key[0]
     value = msgspec.convert(saved, TYPES[step], strict=False)
-    if step in ("entry", "row", "profile"):
+    if step == "profile":
         found, problems = value
         return Loaded(restored(found) if isinstance(found, Entry) else found, problems)
     if step == "paper" and value is not None:
-        return replace(value, entry=restored(value.entry))
+        loaded = value_of(("entry", value[0]))  # what the paper read: current while the paper's record is
+        if not isinstance(loaded, Loaded) or not isinstance(loaded.value, Entry):
+            raise ValueError(f"no entry for {key!r}")
+        return Paper(loaded.value, *value[1:])
     if step == "static":
         return {name: Path(path) for name, path in value.items()}
     if step == "author":
         return None if value is None else Author(*value)
+    if step == "site":
+        return SavedModel(value)
     return value

@@ -174,6 +174,7 @@ class EngineRenderer(_Bound, Renderer):
         if not order:
             return bytearray(empty)
         get = self._ctx.get
+        self._ctx.preload("piece", [(store, slug) for slug in order])
         return bytearray(prefix + separator.join(get("piece", (store, slug)).encode() for slug in order) + suffix)
 
 

@@ -56,7 +56,9 @@ class Related:
 
     def neighbours(self, ctx: Context, arg: None) -> dict[str, similar.Neighbours]:
         texts: dict[str, str] = {}
-        for rel in ctx.get("folder", "content/papers"):
+        listed = ctx.get("folder", "content/papers")
+        ctx.preload("text", listed)
+        for rel in listed:
             found: Text = ctx.get("text", rel)
             if found is not None:
                 texts.setdefault(found[0], related.text_of(found[1], found[2]))
@@ -65,8 +67,8 @@ class Related:
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
         """Every paper's list; after a patch of the model alone, only those the edited papers can reach."""
         built, near, previous = ctx.get("site"), ctx.get("neighbours"), ctx.previous
-        if isinstance(previous, dict) and built.patch is not None and ctx.moved == {("site", None)}:
-            return related.relisted(built.site, near, previous, built.patch.papers)
+        if isinstance(previous, dict) and built.edited is not None and ctx.moved == {("site", None)}:
+            return related.relisted(built.site, near, previous, built.edited)
         return related.lists(built.site, near)
 
 

@@ -11,7 +11,6 @@ of what it shows, so a page re-renders only when something it showed changed.
 from __future__ import annotations
 
 import hashlib
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -23,21 +22,37 @@ from ...model import model, routes
 from ...model.model import Author, Paper, Ref, Site, Tag
 from ...model.model_patch import SitePatch, patch_site
 from ..engine.graph import Context, Step
-from ..engine.memo import ABSENT, Key
-from . import collab
+from ..engine.memo import Key
+from . import collab, parts
+from .parts import Parts
 from .related import Related
 from .sources import Loaded, digest
 
 
 @dataclass(frozen=True)
 class Built:
-    """The model, how it was made (a patch, or None when built), the profiles it used, and its warnings."""
+    """The model, how it was made (a patch, or None when built), the profiles it used, its warnings, its parts
+    (parts.py: its fingerprint, and what its readers are narrowed by), and the papers whose place moved since
+    the model before it (None: unknown, or papers came or went)."""
 
     site: Site
     patch: SitePatch | None
     profiles: tuple[AuthorProfile, ...]
     warnings: tuple[Diagnostic, ...]
-    stamp: str  # a fresh fingerprint per model: its readers are narrowed by `spread`, not by equality
+    parts: Parts
+    edited: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class SavedModel:
+    """What the memo on disk keeps of a model: its parts, for the next model to be compared with (never read
+    by another step: `site` keeps it only as its own previous result)."""
+
+    parts: Parts
+
+
+def parts_of_model(value: Any) -> Parts | None:
+    return value.parts if isinstance(value, Built | SavedModel) else None
 
 
 class Structure:
@@ -51,7 +66,8 @@ class Structure:
             return Step(name, 4, lambda ctx, arg: make(ctx.get("site").site), fp)
 
         return [
-            Step("site", 3, self.site, lambda built: built.stamp, spread=_spread),
+            Step("site", 3, self.site, lambda built: parts.fingerprint(built.parts), spread=_spread,
+                 previous_only=True),
             Step("paper", 4, self.paper, _paper_fingerprint),
             Step("author", 4, self.author, _author_fingerprint),
             Step("author_links", 4, self.author_links, digest),
@@ -80,13 +96,16 @@ class Structure:
     def site(self, ctx: Context, arg: None) -> Built:
         config = ctx.get("config")
         previous = ctx.previous
-        if previous is not ABSENT and ctx.moved and all(key[0] == "row" for key in ctx.moved):
+        if isinstance(previous, Built) and ctx.moved and all(key[0] == "row" for key in ctx.moved):
             patched = self._patched(ctx, previous)
             if patched is not None:
                 return patched
         report = Report()
         entries: list[Entry] = []
-        for rel in ctx.get("folder", "content/papers"):
+        listed = ctx.get("folder", "content/papers")
+        for step in ("row", "entry", "file"):  # what each row reads, read from a memo on disk in one query each
+            ctx.preload(step, listed)
+        for rel in listed:
             row: Loaded = ctx.get("row", rel)
             if row.value is None:
                 report.extend(list(row.problems))
@@ -103,7 +122,10 @@ class Structure:
             raise BuildFailed(report.items)
         site = model.build_site(config, Content(tuple(entries), tuple(profiles)), self.drafts, report=report,
                                 root=self.root)
-        return Built(site, None, tuple(profiles), tuple(report.items), uuid.uuid4().hex)
+        made = parts.parts_of(site)
+        before = parts_of_model(previous)
+        return Built(site, None, tuple(profiles), tuple(report.items), made,
+                     parts.edited(before, made) if before is not None else None)
 
     def _patched(self, ctx: Context, previous: Built) -> Built | None:
         """The previous model patched with the moved rows, or None where a patch cannot be exact."""
@@ -122,7 +144,9 @@ class Structure:
             return None
         ctx.undo.append(patch.undo)
         ctx.carry()
-        return Built(patch.site, patch, previous.profiles, (), uuid.uuid4().hex)
+        made = parts.parts_of(patch.site, previous.parts, patch.papers, patch.authors, patch.tags,
+                              {c.slug for c in patch.site.categories if c.name in patch.categories}, patch.years)
+        return Built(patch.site, patch, previous.profiles, (), made, frozenset(patch.papers))
 
     def paper(self, ctx: Context, slug: str) -> Paper | None:
         """The paper as the model places it, with its entry as it now reads (notes and all).
@@ -170,27 +194,10 @@ def _category(site: Site, slug: str) -> Tag | None:
     return next((c for c in site.categories if c.slug == slug), None)
 
 
-def _spread(old: Built, new: Built) -> Callable[[Key], bool] | None:
-    """Which readers a patched model can have changed: the parts the patch touched, and every whole-site view."""
-    patch = new.patch
-    if patch is None:
-        return None
-    categories = {c.slug for c in new.site.categories if c.name in patch.categories}
-    parts: dict[str, set[str]] = {"paper": patch.papers, "author": patch.authors, "tag": patch.tags,
-                                  "category": categories, "year": patch.years}
-    # the whole-site views: a patch adds, removes and renames nothing (`same_files`)
-    views = {"order": patch.moved, "recent": patch.moved, "queue": patch.moved, "queued": False, "pages": False,
-             "authors": bool(patch.authors), "tags": bool(patch.tags), "categories": bool(patch.categories),
-             "years": bool(patch.years), "slugs": True, "rising": new.site.rising != old.site.rising,
-             "has_rising": False, "redirects": False}
-
-    def reached(reader: Key) -> bool:
-        touched = parts.get(reader[0])
-        if touched is not None:
-            return reader[1] in touched
-        return views.get(reader[0], True)
-
-    return reached
+def _spread(old: Any, new: Built) -> Callable[[Key], bool] | None:
+    """Which readers a new model can have changed: those whose part moved (see parts.py)."""
+    before = parts_of_model(old)
+    return None if before is None else parts.reached(before, new.parts)
 
 
 def _links(paper: Paper) -> str:

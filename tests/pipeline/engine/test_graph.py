@@ -23,7 +23,7 @@ def fp(value: Any) -> str:
     return repr(value)
 
 
-def same(key: Any, value: Any) -> Any:
+def same(key: Any, value: Any, *_: Any) -> Any:
     return value
 
 
