@@ -23,7 +23,7 @@ import datetime as dt
 import hashlib
 import mmap
 import os
-from collections.abc import Callable, Iterable, Iterator, KeysView, Mapping
+from collections.abc import Iterable, Iterator, KeysView
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,6 @@ import xxhash
 
 from .. import __version__
 from ..common.fsutil import write_atomic
-from ..common.lazy import LazyDict
 from .loader import Entry
 
 CACHE_DIR = ".sitegen-cache"
@@ -131,18 +130,6 @@ _ENTRY_DECODER = msgspec.json.Decoder(Entry)
 _ENCODER = msgspec.json.Encoder()
 
 
-class CacheDamaged(Exception):
-    """An entry the cache holds could not be decoded when read: the caller builds without it."""
-
-
-class CachedEntries(LazyDict[str, Entry]):
-    """Entry path -> Entry, each decoded from the cache when first read; `slugs` without decoding."""
-
-    def __init__(self, slugs: dict[str, str], make: Callable[[str], Entry]):
-        super().__init__(slugs, make)
-        self.slugs = slugs
-
-
 class EntryCache:
     """Parsed entries by content hash; `get` misses on any doubt."""
 
@@ -177,29 +164,6 @@ class EntryCache:
         """The keys a shard holds, decoding none of its entries."""
         shard = self._shards.get(prefix)
         return shard.keys() if shard is not None else self._undecoded(prefix).keys()
-
-    def lazy(self, keys: Mapping[str, str], slugs: dict[str, str]) -> CachedEntries | None:
-        """Entries of these paths (path -> content hash, path -> slug), each decoded when first read.
-
-        None when the cache misses any of them. A state restored by `sitegen build` holds
-        10,000 entries, of which a front-matter edit reads a few thousand.
-        """
-        for key in keys.values():
-            if key not in self._keys_in(key[:2]):
-                return None
-        self._used.update(keys.values())
-        self.keys.update(keys)
-        return CachedEntries(slugs, lambda path: self._decoded(keys[path], path, slugs[path]))
-
-    def _decoded(self, key: str, source_path: str, slug: str) -> Entry:
-        shard = self._shards.get(key[:2])
-        try:
-            entry = shard[key] if shard is not None else _restored(_ENTRY_DECODER.decode(self._raw[key[:2]][key]))
-        except (KeyError, msgspec.DecodeError, ValueError, TypeError) as exc:
-            raise CacheDamaged(f"{source_path}: the cached entry cannot be read ({exc})") from exc
-        if entry.source_path != source_path or entry.slug != slug:
-            entry = dataclasses.replace(entry, source_path=source_path, slug=slug)
-        return entry
 
     def get(self, key: str, source_path: str, slug: str) -> Entry | None:
         entry = self._shard(key[:2]).get(key)

@@ -18,7 +18,6 @@ from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from ..common.lazy import updated
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
 from . import model, signals, timeline
@@ -121,7 +120,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         if paper != before:
             changed_papers[slug] = paper
     # Papers not yet made are made when read: none is made here.
-    new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
+    new_papers = _updated(papers, changed_papers, None if tuple(order) == site.order else order)
     recent = site.recent
     # By date added, ties in the site's order: it can only move when one of them did.
     if tuple(order) != site.order or any(old[slug].added != e.added for slug, e in edited.items()):
@@ -390,3 +389,11 @@ def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str
 
 
 __all__ = ["SitePatch", "patch_site"]
+
+
+def _updated(mapping: Mapping[str, Paper], values: Mapping[str, Paper],
+             order: Iterable[str] | None) -> dict[str, Paper]:
+    """`mapping` with `values` set, its keys in `order` if given."""
+    if order is None:
+        return {**mapping, **values}
+    return {key: values[key] if key in values else mapping[key] for key in order}

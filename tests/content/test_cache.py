@@ -6,10 +6,8 @@ import datetime as dt
 import json
 from pathlib import Path
 
-import pytest
-
 from sitegen.common.errors import Report
-from sitegen.content.cache import CACHE_DIR, ENTRIES, SUFFIX, CacheDamaged, EntryCache
+from sitegen.content.cache import EntryCache
 from sitegen.content.loader import Entry, load_content
 
 from ..site_factory import cached_shard, copy_site, edit_cached_entry
@@ -84,38 +82,16 @@ def test_a_shard_a_crash_cut_short_is_a_miss(tmp_path: Path) -> None:
         assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
 
 
-def test_lazily_restored_entries_equal_the_saved_ones_and_decode_only_when_read(tmp_path: Path) -> None:
-    root = copy_site(tmp_path / "site")
-    cache = EntryCache(root)
-    entries = load_content(root, Report(), cache).entries
-    cache.save()
-    shards = {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")}
-    keys = {e.source_path: cache.keys[e.source_path] for e in entries}
-    slugs = {e.source_path: e.slug for e in entries}
-    restored = EntryCache(root)
-    lazy = restored.lazy(keys, slugs)
-    assert lazy is not None and list(lazy) == list(keys) and lazy.slugs == slugs
-    first = entries[0]
-    assert lazy[first.source_path] == first
-    assert lazy.made(entries[1].source_path) is None  # the others are not decoded yet
-    assert dict(lazy) == {e.source_path: e for e in entries}
-    restored.keep(keys.values())
-    restored.save()  # every entry kept: no shard is written again
-    assert {p: p.stat().st_mtime_ns for p in (root / CACHE_DIR / ENTRIES).glob(f"*{SUFFIX}")} == shards
-    moved = EntryCache(root).lazy({"content/papers/elsewhere.md": keys[first.source_path]},
-                                  {"content/papers/elsewhere.md": "elsewhere"})
-    assert moved is not None and moved["content/papers/elsewhere.md"].slug == "elsewhere"
-    new = "content/papers/new.md"
-    assert EntryCache(root).lazy({**keys, new: "0" * 64}, {**slugs, new: "new"}) is None  # one missing: none at all
-
-
-def test_a_lazily_restored_entry_that_cannot_be_decoded_says_so_when_read(tmp_path: Path) -> None:
+def test_a_line_changed_behind_its_checksum_is_a_miss_never_another_entry(tmp_path: Path) -> None:
+    """A flipped letter leaves valid JSON of the right length and type: only the line's checksum tells."""
     root, entry, key = _one_saved(tmp_path)
-    edit_cached_entry(root, key, "title", 42)  # valid JSON, the wrong type: found by the decode, not by the listing
-    lazy = EntryCache(root).lazy({entry.source_path: key}, {entry.source_path: entry.slug})
-    assert lazy is not None
-    with pytest.raises(CacheDamaged, match=entry.source_path):
-        lazy[entry.source_path]
+    shard = cached_shard(root, key)
+    saved = shard.read_bytes()
+    at = saved.index(entry.title.encode()[:8], saved.index(b"\n"))
+    shard.write_bytes(saved[:at] + bytes([saved[at] ^ 0x01]) + saved[at + 1:])
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    shard.write_bytes(saved)
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
 
 
 def test_numbers_come_back_as_the_file_wrote_them(tmp_path: Path) -> None:
