@@ -57,8 +57,7 @@ def _copy(corpus: Path, checkout: Path, site: Path) -> None:
     subprocess.run(["cp", "-a", str(checkout / "themes"), str(site / "themes")], check=True)
 
 
-def _edits(site: Path, kind: str, n: int, original: str) -> None:
-    entry = run.pick_entry(site)
+def _edits(site: Path, entry: Path, kind: str, n: int, original: str) -> None:
     if kind == "notes":
         entry.write_text(run.body_edit(original, n), encoding="utf-8")
     elif kind == "title":
@@ -79,11 +78,13 @@ def compare(sides: dict[str, Path], corpus: Path, work: Path, rounds: int) -> di
             _copy(corpus, sides[name], site)
             samples[name]["cold"].append(_shown(name, "cold", run.measure(compare_edit.command(sides[name], site))))
             last[name] = site
-    originals = {name: run.pick_entry(site).read_text(encoding="utf-8") for name, site in last.items()}
+    # picked once: the new entries each round adds move the middle of the folder
+    entries = {name: run.pick_entry(site) for name, site in last.items()}
+    originals = {name: entry.read_text(encoding="utf-8") for name, entry in entries.items()}
     for i in range(rounds):
         for kind in KINDS[1:]:
             for name in names if i % 2 == 0 else names[::-1]:
-                _edits(last[name], kind, i + 1, originals[name])
+                _edits(last[name], entries[name], kind, i + 1, originals[name])
                 sample = run.measure(compare_edit.command(sides[name], last[name]))
                 samples[name][kind].append(_shown(name, kind, sample))
     return samples
