@@ -66,7 +66,8 @@ class Update:
 class Context:
     """What a running step reads through: each read is recorded (id) with the fingerprint seen."""
 
-    __slots__ = ("_before", "_engine", "_level", "_moved", "_records", "_steps", "previous", "reads", "undo")
+    __slots__ = ("_before", "_engine", "_frame", "_level", "_moved", "_records", "_steps", "previous", "reads",
+                 "undo")
 
     def __init__(self, engine: Engine, level: int, previous: Any, before: Record | None = None):
         self._engine, self._level, self._before, self._steps = engine, level, before, engine._steps
@@ -77,6 +78,7 @@ class Context:
         self.previous = previous
         self._moved: frozenset[int] | None = None
         self.undo: list[Callable[[], object]] = []  # run if the update fails: a delta done in place is undone
+        self._frame: dict[str, Any] | None = None
 
     def _moved_ids(self) -> frozenset[int]:
         if self._moved is None:
@@ -109,8 +111,15 @@ class Context:
         their records in one query, not one each (nothing is recorded as read until it is read)."""
         self._engine.memo.load_many([(name, argument) for argument in arguments])
 
+    def use_frame(self, values: dict[str, Any]) -> None:
+        """From now on, read these steps (those of no argument) from `values`, which this step has read as one
+        (a page's frame: what every page reads, recorded once, as Salsa groups inputs that rarely change)."""
+        self._frame = values
+
     def get(self, name: str, argument: Hashable = None) -> Any:
         """The result of step `name` for `argument`, recorded as read."""
+        if self._frame is not None and argument is None and name in self._frame:
+            return self._frame[name]
         key = (name, argument)
         step = self._steps.get(name)
         if step is None or step.level >= self._level:

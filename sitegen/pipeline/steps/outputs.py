@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,19 @@ OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json"
          "author-feed": "author", "author-bib": "author", "author-ris": "author", "author-json": "author",
          "tag": "tag", "tag-feed": "tag", "tag-bib": "tag", "tag-ris": "tag", "tag-json": "tag",
          "category": "category", "year": "year", routes.REDIRECT: "author"}
+
+
+FRAME = ("config", "environment", "assets", "queued", "has_rising")  # what (nearly) every page reads
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What every page reads of the site around it (settings, templates' environment, asset versions, the
+    menu's flags), read by a page as one: a fifth of all reads at 10,000 papers were these five, 80,000 times
+    each. Its fingerprint is those of its parts."""
+
+    values: dict[str, Any]
+    stamp: str
 
 
 class _Bound:
@@ -204,6 +218,7 @@ class Outputs:
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
             Step("piece", 5, self.piece, str),
+            Step("frame", 5, self.frame, lambda frame: frame.stamp),
             Step("page", 6, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
         ]
 
@@ -231,7 +246,12 @@ class Outputs:
         paper = ctx.get("paper", slug)
         return "" if paper is None else PIECES[store](paper, ctx.get("config"))
 
+    def frame(self, ctx: Context, arg: None) -> Frame:
+        values = {name: ctx.get(name) for name in FRAME}
+        return Frame(values, ":".join(map(str, ctx.reads.values())))
+
     def page(self, ctx: Context, key: PageKey) -> bytes:
+        ctx.use_frame(ctx.get("frame").values)
         output, kind, part_key, template = key
         owner = OWNER.get(kind)
         if owner is not None and ctx.get(owner, part_key) is None:
