@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -250,7 +251,10 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     new_table = table_after(table if change.stage is None else None, output, inputs, change)
     change.total = len(new_table.outputs)
     new_table.save(memo)
-    memo.write()
+    try:
+        memo.write()
+    except (sqlite3.Error, OSError):  # a cache that cannot be saved now (a full disk; another build holding it)
+        memo.discard()  # the memo and table saved before stand, and the next build renders all they miss
     memo.close()
     engine.cache.save()
     _remove_retired(root / CACHE_DIR)

@@ -263,3 +263,22 @@ def test_a_render_worker_that_dies_is_an_error_and_the_previous_site_stays(tmp_p
     assert run.returncode == 1 and "Traceback" not in run.stderr
     assert ".: error[E510]: a render worker exited unexpectedly (exit code 9)" in run.stderr
     assert tree_bytes(root / "public") == before and _leftovers(root) == []
+
+
+def test_builds_run_at_once_leave_a_memo_the_next_build_is_right_with(tmp_path: Path) -> None:
+    """Two `sitegen build`s of one site at the same moment (a build beside a scheduled one): each writes
+    its memo in a transaction of its own, and whatever mix they leave, the next build equals a clean one."""
+    before, _, new = _scenario(tmp_path, "entry edit in place")
+    root = _killed_copy(tmp_path, before, "entry edit in place")
+    command = [sys.executable, "-c", "from sitegen.cli import run; run()", "build", "--root", str(root), "--no-search"]
+    builds = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+              for _ in range(2)]
+    _edit_notes(root)  # and an edit while they run
+    for build in builds:
+        _, errors = build.communicate(timeout=120)
+        assert "Traceback" not in errors
+    assert _sitegen(root)[0] == 0
+    clean = tmp_path / "clean-after"
+    shutil.copytree(root, clean, symlinks=True, ignore=shutil.ignore_patterns(CACHE_DIR, "public"))
+    assert _sitegen(clean)[0] == 0
+    assert tree_bytes(root / "public") == tree_bytes(clean / "public") != new
