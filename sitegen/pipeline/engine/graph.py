@@ -161,11 +161,6 @@ class Engine:
         record = self.memo.get(key)
         return ABSENT if record is None else self._value(key, record)
 
-    def fingerprint(self, name: str, argument: Hashable = None) -> int | None:
-        """The fingerprint the memo holds for one key (None if it holds none)."""
-        record = self.memo.get((name, argument))
-        return None if record is None else record.fingerprint
-
     def update(self, changed: Iterable[Key], defer: Callable[[Key], bool] | None = None) -> Update:
         """Bring the memo up to date after the inputs `changed` may have changed in the world.
 

@@ -107,15 +107,8 @@ class Memo:
         """The record of `key`, if the memo has one."""
         return self.records.get(key)
 
-    def __contains__(self, key: Key) -> bool:
-        return self.get(key) is not None
-
     def load_many(self, keys: Iterable[Key]) -> None:
         """Have the records of these keys at hand (a memo on disk reads them in one query)."""
-
-    def key_of(self, ident: int) -> Key | None:
-        """The key of a record id (one the memo holds)."""
-        return self.keys.get(ident)
 
     def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
         """The keys of many record ids at once (a memo on disk looks them up in one query)."""

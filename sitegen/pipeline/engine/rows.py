@@ -220,7 +220,7 @@ def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[
         db.executemany("INSERT INTO meta VALUES (?, ?, ?)", meta)
         db.execute("COMMIT")
         db.close()
-        remove(folder, keep_main=True)
+        _remove_journals(folder)
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path)
         os.replace(temporary, path)
@@ -231,9 +231,9 @@ def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[
         raise
 
 
-def remove(folder: Path, keep_main: bool = False) -> None:
-    """Forget a saved memo (or only the journal files beside it, which belong to the file it replaces)."""
-    for name in ((f"{FILE}",) if not keep_main else ()) + (f"{FILE}-journal", f"{FILE}-wal", f"{FILE}-shm"):
+def _remove_journals(folder: Path) -> None:
+    """The journal files beside a memo file, which belong to the file a new one replaces."""
+    for name in (f"{FILE}-journal", f"{FILE}-wal", f"{FILE}-shm"):
         path = folder / name
         if path.is_dir() and not path.is_symlink():
             shutil.rmtree(path, ignore_errors=True)
