@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import zlib
 from array import array
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, MutableMapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -97,7 +97,7 @@ class Memo:
         # how values are saved (a memo on disk) or cross from render workers, when they do
         self.encode, self._decode = encode, decode
         self.records: dict[Key, Record] = {}  # the records at hand (a memo on disk loads them as asked)
-        self.fingerprints: dict[int, int] = {}  # id -> fingerprint, of every record
+        self.fingerprints: MutableMapping[int, int] = {}  # id -> fingerprint, of every record
         self.keys: dict[int, Key] = {}  # id -> key, of the records at hand
         self._readers: dict[int, set[int]] | None = None
         self.log: list[Key] | None = None  # when a list: every key put since, in order (a worker's new records)

@@ -19,6 +19,7 @@ from typing import Any
 import msgspec
 import xxhash
 
+from .fingerprints import FingerprintTable
 from .memo import ABSENT, Encode, Key, Record, argument_of, packed
 
 FILE = "memo.sqlite"
@@ -82,7 +83,7 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, bytes], dict[int, int]] | None:
+def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, bytes], FingerprintTable] | None:
     """The memo file at `path`, its meta rows and its fingerprint table, if it is whole and under `stamp`."""
     if not path.is_file():
         return None
@@ -97,7 +98,9 @@ def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, byte
         if meta.get("stamp") != stamp:
             db.close()
             return None
-        fingerprints = fingerprints_of(meta[FINGERPRINTS])
+        if len(meta[FINGERPRINTS]) % 16:
+            raise MemoDamaged(FINGERPRINTS)
+        fingerprints = FingerprintTable(meta[FINGERPRINTS])
         # a page of reverse edges lost (zeroed, cut short) that SQLite does not notice on the way to one row
         # (a record's row lost is found when it is read: the fingerprint table names every record)
         if db.execute("SELECT count(*) FROM readers").fetchone()[0] != int(meta[READERS]):
@@ -156,18 +159,6 @@ def readers_of(ident: int, data: bytes, check: int) -> array[int]:
     ids = array("q")
     ids.frombytes(data)
     return ids
-
-
-def fingerprint_table(fingerprints: dict[int, int]) -> bytes:
-    """Every record's id and fingerprint as one blob: what a build reads at open, whole (16 bytes a record)."""
-    return array("q", fingerprints.keys()).tobytes() + array("q", fingerprints.values()).tobytes()
-
-
-def fingerprints_of(data: bytes) -> dict[int, int]:
-    numbers = array("q")
-    numbers.frombytes(data)
-    half = len(numbers) // 2
-    return dict(zip(numbers[:half], numbers[half:], strict=True))
 
 
 def meta_rows(meta: dict[str, bytes], names: Iterable[str]) -> Iterator[tuple[str, bytes, int]]:

@@ -24,6 +24,7 @@ from typing import Any
 import msgspec
 
 from . import rows
+from .fingerprints import table_bytes
 from .memo import Decode, Encode, Key, Memo, Record, key_id
 from .rows import FILE, MemoDamaged
 
@@ -165,7 +166,7 @@ class DiskMemo(Memo):
         changed = list(self._changed_rows())
         dropped = [(i,) for i in self._dropped if i not in self.fingerprints]
         if changed or dropped:
-            self.set_meta(rows.FINGERPRINTS, rows.fingerprint_table(self.fingerprints))
+            self.set_meta(rows.FINGERPRINTS, table_bytes(self.fingerprints.items()))
 
         if not changed and not dropped and not self._dirty_readers and not self._meta_moved:
             self._written()
@@ -199,7 +200,7 @@ class DiskMemo(Memo):
         readers = self._readers
         assert readers is not None
         self.meta["stamp"] = self.stamp.encode()
-        self.meta[rows.FINGERPRINTS] = rows.fingerprint_table(self.fingerprints)
+        self.meta[rows.FINGERPRINTS] = table_bytes(self.fingerprints.items())
         self.meta[rows.READERS] = str(sum(1 for found in readers.values() if found)).encode()
         checks = self._checks
 
