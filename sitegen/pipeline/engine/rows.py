@@ -80,6 +80,7 @@ _STRUCTS: dict[int, struct.Struct] = {}
 def connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     db.execute("PRAGMA synchronous=OFF")  # a killed process loses nothing; a lost machine loses a cache
+    db.execute("PRAGMA cache_size=-512")  # KiB: rows are read once each, and the system caches the file anyway
     return db
 
 
@@ -100,7 +101,7 @@ def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, byte
             return None
         if len(meta[FINGERPRINTS]) % 16:
             raise MemoDamaged(FINGERPRINTS)
-        fingerprints = FingerprintTable(meta[FINGERPRINTS])
+        fingerprints = FingerprintTable(meta.pop(FINGERPRINTS))  # kept as arrays, not twice
         # a page of reverse edges lost (zeroed, cut short) that SQLite does not notice on the way to one row
         # (a record's row lost is found when it is read: the fingerprint table names every record)
         if db.execute("SELECT count(*) FROM readers").fetchone()[0] != int(meta[READERS]):
