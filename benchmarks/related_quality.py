@@ -27,7 +27,7 @@ from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import Content, load_content
 from sitegen.model import model, related, similar
-from sitegen.model.model import Paper, Site
+from sitegen.model.site import Paper, Site
 
 REPO = Path(__file__).resolve().parent.parent
 Ranker = Callable[[Paper], Sequence[str]]

@@ -20,7 +20,7 @@ from . import collab_layout
 from .network import Ref, sort_name
 
 if TYPE_CHECKING:
-    from .model import Site
+    from .site import Site
 
 MAX_NODES = 400  # authors drawn: a phone's screen still shows the clusters, and the page stays small
 MIN_PAPERS = 2  # when not everyone is drawn, nobody with a single paper is

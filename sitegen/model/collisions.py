@@ -21,7 +21,7 @@ from . import layout
 
 if TYPE_CHECKING:
     from ..content.loader import Entry
-    from .model import Site
+    from .site import Site
 
 Claim = tuple[str, str, str, "Entry | None"]  # route, kind ('paper', 'tag' …), name, the entry of a paper
 HINTS = {

@@ -22,9 +22,9 @@ from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
 from . import model, signals, timeline
 from .cite_keys import assign_cite_keys, cite_base
-from .model import Author, Paper, Ref, Site, Tag
-from .network import Ranking
+from .network import Ranking, Ref
 from .people import Byline, People
+from .site import Author, Paper, Site, Tag
 
 K = TypeVar("K", bound=Hashable)
 

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import similar
-from .model import Site
+from .site import Site
 
 if TYPE_CHECKING:
-    from .model import Paper
+    from .site import Paper
 
 LIMIT = 5  # papers in the list
 AUTHOR, AUTHORS_COUNTED = 0.3, 2

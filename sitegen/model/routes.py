@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import layout
-from .model import Site
+from .site import Site
 
 STATIC_PREFIX = "static/"
 FEED_SIZE = 50  # the main and recently-added feeds

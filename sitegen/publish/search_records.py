@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from markupsafe import escape
 
-from ..model.model import Paper, Site
+from ..model.site import Paper, Site
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from markupsafe import escape
 from ..content.config import SiteConfig
 from ..content.mathtext import plain_text
 from ..model import layout
-from ..model.model import Paper, Site
 from ..model.routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
+from ..model.site import Paper, Site
 
 NAMESPACE = uuid.UUID("6f1c51d4-5d1a-4c49-9a43-2b9d7c1f0e7a")
 SUMMARY_SIZE = 280  # characters of the abstract in the entries of tag and author feeds, as in page lists

@@ -17,8 +17,8 @@ from .outputs.data import encode_json
 from .words import counted
 
 if TYPE_CHECKING:
-    from ..model.model import Site
-    from .render import Renderer
+    from ..model.site import Site
+    from .page_tools import PageTools
 
 LABEL_TAGS = 2  # the tags a cluster's label shows in the drawing (the list shows all of collab.LABEL_TAGS)
 
@@ -29,7 +29,7 @@ def of(site: Site) -> Collaboration:
     return found if isinstance(found, Collaboration) else collab.collaboration(collab.coauthorship(site))
 
 
-def page_context(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def page_context(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The network page: the summary of what is drawn and how it was chosen, and the clusters to list."""
     graph = of(site)
     return {"title": "Co-author network",

@@ -11,15 +11,15 @@ from urllib.parse import quote
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
 from ..model import layout, related, routes
-from ..model.model import Author, Paper, Site, Tag
 from ..model.routes import PageSpec
+from ..model.site import Author, Paper, Site, Tag
 from ..model.timeline import MONTH_NAMES
 from . import ego_svg, network, paper_links, provenance, sparkline
 from .outputs import sitemap
 from .words import counted
 
 if TYPE_CHECKING:
-    from .render import Renderer
+    from .page_tools import PageTools
 
 HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
 NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
@@ -40,13 +40,13 @@ def nav(site: Site) -> tuple[tuple[str, str], ...]:
     return (*NAV[:4], *rising, *NAV[4:-1], *queue, NAV[-1])
 
 
-def page_context(r: Renderer, spec: PageSpec, root: str) -> dict[str, Any]:
+def page_context(r: PageTools, spec: PageSpec, root: str) -> dict[str, Any]:
     """Dispatch on the page kind."""
     builder = BUILDERS[spec.kind]
     return builder(r, r.site, spec, root)
 
 
-def _home(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _home(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     n = int(spec.key)
     size = site.config.page_size
     slugs = site.order[(n - 1) * size : n * size]
@@ -65,7 +65,7 @@ def _home(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     }
 
 
-def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     paper = site.papers[spec.key]
     e = paper.entry
     from .outputs import citations
@@ -76,7 +76,7 @@ def _paper(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
         "paper": paper,
         "newer": site.papers[paper.newer] if paper.newer else None,
         "older": site.papers[paper.older] if paper.older else None,
-        "bibtex": citations.bibtex([paper], site.config, r._bib),
+        "bibtex": citations.bibtex([paper], site.config, r.bib_entries),
         "coins": r.coins(paper),
         "json_ld": r.json_ld(paper),
         "category_name": categories.display_name(paper.category.name) if paper.category else "",
@@ -105,7 +105,7 @@ def signal_charts(paper: Paper) -> dict[str, Any]:
     return {"signal_charts": charts, "signal_heading": sparkline.heading(charts) if charts else ""}
 
 
-def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _authors(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     letters: dict[str, list[Author]] = defaultdict(list)
     for author in site.authors:
         family = author.name.split()[-1] if author.name.split() else "#"
@@ -116,7 +116,7 @@ def _authors(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, An
             "letters": sorted(letters.items()), "feed_url": "feed.xml"}
 
 
-def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _author(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     author = site.author_index[spec.key]
     return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
             "author": author, "items": r.items(author.papers, root),
@@ -127,7 +127,7 @@ def _author(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             "feed_url": f"authors/{author.slug}/feed.xml", "citation_files": citation_files(f"authors/{author.slug}/")}
 
 
-def _redirect(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _redirect(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The address of a person's other spelling: their page, to go on to (the key is theirs)."""
     author = site.author_index[spec.key]
     return {"title": author.name, "description": f"Papers by {author.name} on {site.config.title}.",
@@ -158,7 +158,7 @@ def _person(name: str) -> str:
     return " ".join(unicodedata.normalize("NFC", name).split())
 
 
-def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _tags(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     topics = sorted((t for t in site.tags if not t.is_category), key=lambda t: (-len(t.papers), t.name.casefold()))
     largest = max((len(t.papers) for t in site.tags), default=1)
     return {"title": "Tags", "description": f"{counted(len(site.tags), 'topic')} of the papers on {site.config.title}.",
@@ -166,7 +166,7 @@ def _tags(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
             "labels": {t.name: t.label for t in site.config.tag_details if t.label}}
 
 
-def _tag(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _tag(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     if spec.kind == "category":
         tag: Tag = next(c for c in site.categories if c.slug == spec.key)
         related_tag = site.tag_index.get(tag.slug)
@@ -194,12 +194,12 @@ def citation_files(route: str) -> tuple[tuple[str, str], ...]:
     return tuple((label, f"{route}{name}") for name, label in CITATION_LABELS)
 
 
-def _categories(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _categories(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     return {"title": "arXiv categories", "description": f"Papers by arXiv category on {site.config.title}.",
             "categories": site.categories, "feed_url": "feed.xml"}
 
 
-def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _timeline(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The years, each a row of months in the chart (bars to the scale of the busiest month of all)."""
     busiest = max((n for y in site.years for n in y.counts), default=0) or 1
     return {"title": "Timeline", "description": f"Papers on {site.config.title} by year and month of publication.",
@@ -207,7 +207,7 @@ def _timeline(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, A
             "feed_url": "feed.xml"}
 
 
-def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _year(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     year = next(y for y in site.years if y.slug == spec.key)
     months = [(m, r.items(m.papers, root)) for m in year.months]
     undated = r.items(year.papers, root, level=2) if not year.year else []  # no month headings: h1 > h2
@@ -220,7 +220,7 @@ def _year(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
             "older": site.years[i + 1] if i + 1 < len(site.years) else None, "feed_url": "feed.xml"}
 
 
-def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _recent(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The newest additions by day (the last day shown may be cut short), and how many there are in all."""
     shown, added_count, total = spec.shape  # routes.list_specs chose them
     groups: dict[dt.date, list[str]] = defaultdict(list)
@@ -234,7 +234,7 @@ def _recent(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
             "feed_url": "recent/feed.xml"}
 
 
-def _queue(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _queue(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The papers being read, then those to read, each group newest first."""
     groups = [(status, label, [s for s in site.queue if site.papers[s].entry.status == status])
               for status, label in QUEUE_GROUPS]
@@ -243,7 +243,7 @@ def _queue(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
             "total": len(site.queue), "feed_url": f"{layout.QUEUE}feed.xml"}
 
 
-def _rising(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+def _rising(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     """The papers that gained most upvotes between the last two captures, each with its gain."""
     rising = site.rising
     between = sparkline.between(*rising.captures)
@@ -254,7 +254,7 @@ def _rising(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any
 
 
 def _simple(title: str) -> Any:
-    def build(r: Renderer, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    def build(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         return {"title": title, "description": site.config.description, "feed_url": "feed.xml"}
     return build
 

@@ -20,8 +20,8 @@ from markupsafe import Markup
 from ..common.errors import Location, SitegenError, relpath
 from ..content.cache import CACHE_DIR
 from ..content.config import SiteConfig
-from ..model.model import Paper, Site
 from ..model.routes import SOCIAL_CARD, PageSpec
+from ..model.site import Paper, Site
 from . import feeds, network, pages, paper_links, template_errors, words
 from .buffered import Environment
 from .outputs import card, citations, data
@@ -127,14 +127,15 @@ class Renderer:
         # every call (auto-reload), and list items and feed entries are rendered 200,000 times at
         # 10,000 papers.
         self._templates: dict[str, jinja2.Template] = {}
-        self._bib: dict[str, str] = {}  # slug -> BibTeX entry, shared by every .bib file of a build
+        self.bib_entries: dict[str, str] = {}  # slug -> BibTeX entry, shared by every .bib file of a build
         self._ris: dict[str, str] = {}
         self._csl: dict[str, str] = {}  # slug -> CSL-JSON line of reading-list.json
         self._records: dict[str, str] = {}  # slug -> papers.json line
-        self._lastmod: dict[str, str] = {}  # slug -> its page's lastmod in the sitemap
+        self.lastmods: dict[str, str] = {}  # slug -> its page's lastmod in the sitemap
         self.digests: dict[str, str] = {}  # output -> digest of its bytes, where worked out while rendering
         self._kinds: dict[str, Callable[[PageSpec], bytes | bytearray]] = {
-            "cite-bib": lambda s: citations.bibtex([self.site.papers[s.key]], self.site.config, self._bib).encode(),
+            "cite-bib": lambda s: citations.bibtex([self.site.papers[s.key]], self.site.config,
+                                                   self.bib_entries).encode(),
             "cite-ris": lambda s: citations.ris([self.site.papers[s.key]], self.site.config, self._ris).encode(),
             "cite-json": lambda s: citations.csl_json([self.site.papers[s.key]], self.site.config).encode(),
             "author-bib": lambda s: self._bibliography(self.site.author_index[s.key].papers),
@@ -164,7 +165,7 @@ class Renderer:
         joined: at 10,000 papers each file is 22 MB, and holding its pieces and the joined copy
         at once set the peak memory of a build. The buffer itself is returned.
         """
-        text: dict[str, str] = {"bib": self._bib, "ris": self._ris, "csl": self._csl, "records": self._records}[store]
+        text = {"bib": self.bib_entries, "ris": self._ris, "csl": self._csl, "records": self._records}[store]
         papers, config = self.site.papers, self.site.config
         if not self.site.order:
             return bytearray(empty)
@@ -181,7 +182,7 @@ class Renderer:
 
     def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
         """A .bib file of these papers, each entry made once per renderer (and shared with reading-list.bib)."""
-        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self._bib).encode()
+        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self.bib_entries).encode()
 
     def _ris_file(self, slugs: tuple[str, ...]) -> bytes:
         """An .ris file of these papers, each record made once per renderer (and shared with reading-list.ris)."""

@@ -22,7 +22,7 @@ from sitegen.common.errors import Diagnostic, Report
 from sitegen.content import config as site_config
 from sitegen.content import schema
 from sitegen.content.loader import AuthorProfile, Entry, entry_from_text, load_profile
-from sitegen.model import model
+from sitegen.model.site import Paper
 from sitegen.render.outputs import citations, data
 
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -82,7 +82,7 @@ def test_any_entry_front_matter_gives_diagnostics_or_a_clean_entry(
     assert (entry is None) == report.has_errors
     if entry is not None:
         _clean(entry)
-        paper = model.Paper(entry, "papers/x/", (), (), None, "x2024")
+        paper = Paper(entry, "papers/x/", (), (), None, "x2024")
         cfg = site_config.SiteConfig()
         citations.bibtex([paper], cfg), citations.ris([paper], cfg), citations.csl_json([paper], cfg)
         data.papers_json([paper], cfg)

@@ -12,6 +12,7 @@ from sitegen.content import categories
 from sitegen.content import config as site_config
 from sitegen.content.loader import Content, entry_from_text, load_content
 from sitegen.model import model, routes
+from sitegen.model.site import Site
 from sitegen.pipeline.build import build
 
 from ..html_tools import listed_papers, parse_html
@@ -35,7 +36,7 @@ def _content(root: Path) -> Content:
     return content
 
 
-def _site(root: Path) -> tuple[model.Site, Report]:
+def _site(root: Path) -> tuple[Site, Report]:
     """The model with its warnings, messages naming their lines (given the root)."""
     report = Report()
     return model.build_site(site_config.load(root), _content(root), report=report, root=root), report

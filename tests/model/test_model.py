@@ -14,6 +14,7 @@ from sitegen.content import config as site_config
 from sitegen.content.loader import Content, load_content
 from sitegen.model import model, network
 from sitegen.model.cite_keys import cite_keys
+from sitegen.model.site import Site
 
 from ..html_tools import REPO, committed_entries, entry_date, topic_tags
 
@@ -29,18 +30,18 @@ def content() -> Content:
 
 
 @pytest.fixture(scope="module")
-def site(content: Content) -> model.Site:
+def site(content: Content) -> Site:
     return model.build_site(site_config.load(REPO, "https://example.github.io/reading-list/"), content)
 
 
-def test_every_committed_entry_is_a_paper(site: model.Site) -> None:
+def test_every_committed_entry_is_a_paper(site: Site) -> None:
     entries = committed_entries()
     assert len(entries) == 106
     assert set(site.papers) == set(entries)
     assert list(site.papers) == list(site.order)
 
 
-def test_order_is_newest_first_with_undated_last(site: model.Site) -> None:
+def test_order_is_newest_first_with_undated_last(site: Site) -> None:
     dates = [site.papers[s].entry.date for s in site.order]
     dated = [d for d in dates if d]
     assert dated == sorted(dated, reverse=True)
@@ -49,7 +50,7 @@ def test_order_is_newest_first_with_undated_last(site: model.Site) -> None:
     assert len(dates) - first_undated == sum(1 for m in committed_entries().values() if not entry_date(m))
 
 
-def test_neighbours_link_both_ways_in_time(site: model.Site) -> None:
+def test_neighbours_link_both_ways_in_time(site: Site) -> None:
     for slug, paper in site.papers.items():
         if paper.newer:
             assert site.papers[paper.newer].older == slug
@@ -58,7 +59,7 @@ def test_neighbours_link_both_ways_in_time(site: model.Site) -> None:
     assert sum(1 for p in site.papers.values() if p.newer is None) == 1
 
 
-def test_vtc_lists_its_authors_and_the_profile_author_behind_et_al(site: model.Site) -> None:
+def test_vtc_lists_its_authors_and_the_profile_author_behind_et_al(site: Site) -> None:
     vtc = site.papers[VTC]
     assert [a.name for a in vtc.authors] == ["Muyan Hu", "Ahan Gupta", "Jiachen Yuan"]
     assert vtc.entry.authors_truncated
@@ -69,7 +70,7 @@ def test_vtc_lists_its_authors_and_the_profile_author_behind_et_al(site: model.S
     assert vtc.entry.date == dt.date(2026, 2, 11)
 
 
-def test_both_profiles_are_attached_to_their_authors(site: model.Site) -> None:
+def test_both_profiles_are_attached_to_their_authors(site: Site) -> None:
     profiled = {a.name: a for a in site.authors if a.profile}
     assert set(profiled) == {"Ahan Gupta", "Vima Gupta"}
     assert profiled["Ahan Gupta"].profile is not None and profiled["Ahan Gupta"].profile.h_index == 12
@@ -79,7 +80,7 @@ def test_both_profiles_are_attached_to_their_authors(site: model.Site) -> None:
     assert "Vima Gupta" in coauthors and "Ahan Gupta" not in coauthors
 
 
-def test_author_papers_and_coauthors_match_the_front_matter(site: model.Site) -> None:
+def test_author_papers_and_coauthors_match_the_front_matter(site: Site) -> None:
     entries = committed_entries()
     unlisted = {slug: [a.name for a in p.unlisted_authors] for slug, p in site.papers.items()}
     for author in site.authors:
@@ -96,12 +97,12 @@ def test_author_papers_and_coauthors_match_the_front_matter(site: model.Site) ->
         assert [(t.name, t.count) for t in author.topics] == ranked_topics, author.name
 
 
-def test_authors_are_sorted_by_family_name(site: model.Site) -> None:
+def test_authors_are_sorted_by_family_name(site: Site) -> None:
     families = [a.name.split()[-1].casefold() for a in site.authors]
     assert families == sorted(families)
 
 
-def test_each_tag_has_exactly_the_papers_that_name_it(site: model.Site) -> None:
+def test_each_tag_has_exactly_the_papers_that_name_it(site: Site) -> None:
     entries = committed_entries()
     names = {t for m in entries.values() for t in topic_tags(m)}
     assert {t.name for t in site.tags} == names
@@ -111,14 +112,14 @@ def test_each_tag_has_exactly_the_papers_that_name_it(site: model.Site) -> None:
         assert tag.name not in {r.name for r in tag.related}
 
 
-def test_categories_group_papers_by_arxiv_category(site: model.Site) -> None:
+def test_categories_group_papers_by_arxiv_category(site: Site) -> None:
     entries = committed_entries()
     for category in site.categories:
         assert list(category.papers) == [s for s in site.order if entries[s].get("category") == category.name]
     assert sum(len(c.papers) for c in site.categories) == sum(1 for m in entries.values() if m.get("category"))
 
 
-def test_timeline_counts_including_undated_sum_to_the_total(site: model.Site) -> None:
+def test_timeline_counts_including_undated_sum_to_the_total(site: Site) -> None:
     entries = committed_entries()
     assert sum(len(y.papers) for y in site.years) == len(entries) == 106
     by_year = Counter(d.year if (d := entry_date(m)) else 0 for m in entries.values())
@@ -131,13 +132,13 @@ def test_timeline_counts_including_undated_sum_to_the_total(site: model.Site) ->
             assert [m.number for m in year.months] == sorted((m.number for m in year.months), reverse=True)
 
 
-def test_recent_is_keyed_on_the_date_added(site: model.Site) -> None:
+def test_recent_is_keyed_on_the_date_added(site: Site) -> None:
     added = [site.papers[s].entry.added for s in site.recent]
     assert all(added) and added == sorted(added, reverse=True)  # type: ignore[type-var]
     assert len(site.recent) == sum(1 for m in committed_entries().values() if m.get("added"))
 
 
-def test_page_count_follows_the_page_size(site: model.Site) -> None:
+def test_page_count_follows_the_page_size(site: Site) -> None:
     assert site.config.page_size == 20
     assert site.pages == 6
 

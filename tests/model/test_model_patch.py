@@ -17,6 +17,7 @@ from sitegen.content import config as site_config
 from sitegen.content.loader import AuthorProfile, Content, Entry, load_content
 from sitegen.model import model, routes
 from sitegen.model.model_patch import patch_site
+from sitegen.model.site import Site
 
 from ..html_tools import REPO
 
@@ -103,7 +104,7 @@ EDITS = st.lists(st.tuples(st.sampled_from(["title", "date", "authors", "tags", 
                  min_size=1, max_size=3)
 
 
-def edited(entries: dict[str, Entry], step: list[tuple[str, int, int]]) -> tuple[dict[str, Entry], model.Site]:
+def edited(entries: dict[str, Entry], step: list[tuple[str, int, int]]) -> tuple[dict[str, Entry], Site]:
     """Apply one step's edits to `entries` (slug -> entry, in place): the edited entries, and the model built anew."""
     changed: dict[str, Entry] = {}
     for kind, a, b in step:
@@ -114,7 +115,7 @@ def edited(entries: dict[str, Entry], step: list[tuple[str, int, int]]) -> tuple
     return changed, model.build_site(_config(), content)
 
 
-def assert_same_site(patched: model.Site, built: model.Site) -> None:
+def assert_same_site(patched: Site, built: Site) -> None:
     assert list(patched.papers.items()) == list(built.papers.items())  # the same papers, in the same order
     assert patched == built
     assert patched.cite_bases == built.cite_bases

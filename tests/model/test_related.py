@@ -13,8 +13,8 @@ from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import Content, load_content
 from sitegen.model import model, related
-from sitegen.model.model import Paper, Site
 from sitegen.model.model_patch import patch_site
+from sitegen.model.site import Paper, Site
 
 from ..html_tools import REPO
 from . import test_model_patch as model_edits

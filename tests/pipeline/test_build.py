@@ -275,6 +275,7 @@ def test_an_entry_saved_during_a_full_build_is_seen_by_the_next(tmp_path: Path, 
 
     import sitegen.content.loader as loader
     from sitegen.model import model
+    from sitegen.model.site import Site
 
     root, output = copy_site(tmp_path / "site", papers=8), tmp_path / "public"
     monkeypatch.setattr(loader, "PARALLEL_PARSE", 1)
@@ -284,7 +285,7 @@ def test_an_entry_saved_during_a_full_build_is_seen_by_the_next(tmp_path: Path, 
     edited = f"{text[:start]}title: 'Saved while the build ran'{text[text.index(chr(10), start):]}"
     real = model.build_site
 
-    def build_site(*args: object, **kwargs: object) -> model.Site:
+    def build_site(*args: object, **kwargs: object) -> Site:
         if entry.read_text(encoding="utf-8") != edited:  # the entries are read by now: save one again
             entry.write_text(edited, encoding="utf-8")
             later = entry.stat().st_mtime_ns + 10_000_000  # an mtime the read could not have seen

@@ -15,7 +15,8 @@ import urllib.parse
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable
 
-from sitegen.ingest.enrich.http import EnrichError, Fetcher, Response, SourceError, host_of
+from sitegen.ingest.enrich.answers import EnrichError, Response, SourceError, host_of
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.identifiers import parse_arxiv
 from sitegen.ingest.enrich.record import Author, Record
 

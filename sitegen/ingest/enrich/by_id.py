@@ -22,11 +22,12 @@ from ...content.controls import shown
 from ...content.tagging import Tagger
 from ..importers import state as import_state
 from ..importers import transaction
+from .answers import EnrichError
 from .apply import enrich_key, importer_fingerprints
 from .bibfile import read_bibfile
 from .entries import Catalog, Entry, Imported, add_provenance, fields_for, merge, new_entry, read_entries, render
 from .hf import HfClient
-from .http import EnrichError, Fetcher
+from .http import Fetcher
 from .identifiers import WHAT, ArxivId, BibFile, Daily, Doi, Identifier, parse_daily, parse_identifier
 from .record import Record
 from .resolve import PendingStore, Progress, Wanted, group, listings, look_up, where

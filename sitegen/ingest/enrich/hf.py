@@ -14,7 +14,8 @@ import os
 import re
 import urllib.parse
 
-from sitegen.ingest.enrich.http import Fetcher, SourceError, host_of
+from sitegen.ingest.enrich.answers import SourceError, host_of
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 
 DEFAULT_API = "https://huggingface.co/api"

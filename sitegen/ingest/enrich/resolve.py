@@ -16,10 +16,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...common.errors import Location, Report
+from .answers import EnrichError, Response
 from .arxiv import ArxivClient, normalize_id
 from .entries import Imported
 from .hf import HfClient
-from .http import EnrichError, Fetcher, Response
+from .http import Fetcher
 from .identifiers import Daily, arxiv_key
 from .match import SOURCES, Known, assess
 from .match import merge as merge_records

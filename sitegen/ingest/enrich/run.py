@@ -24,10 +24,11 @@ from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ..importers import state as import_state
 from . import authors as author_ids
+from .answers import EnrichError, Response
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
 from .hf import HfClient
-from .http import EnrichError, Fetcher, Response
+from .http import Fetcher
 from .match import Ambiguous, Decision, Known, NotFound, Resolved, decide
 from .record import Record
 from .s2 import S2Client

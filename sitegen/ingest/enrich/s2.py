@@ -16,8 +16,9 @@ import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sitegen.ingest.enrich.answers import Response, SourceError, host_of
 from sitegen.ingest.enrich.arxiv import DATACITE, normalize_id
-from sitegen.ingest.enrich.http import Fetcher, Response, SourceError, host_of
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 
 DEFAULT_API = "https://api.semanticscholar.org/graph/v1"

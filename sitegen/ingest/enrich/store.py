@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 
 from sitegen.common.fsutil import NotAFile, read_regular, write_atomic
-from sitegen.ingest.enrich.http import EnrichError, Response
+from sitegen.ingest.enrich.answers import EnrichError, Response
 
 LOOKUPS = Path("content") / "lookups"
 

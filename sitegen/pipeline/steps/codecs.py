@@ -20,10 +20,11 @@ from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.collab import Collaboration
-from ...model.model import Author, Paper, Ref, Tag
+from ...model.model import Ref
 from ...model.people import Byline
 from ...model.related import Related
 from ...model.signals import Rising
+from ...model.site import Author, Paper, Tag
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
 from .sources import Loaded

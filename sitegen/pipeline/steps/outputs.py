@@ -19,8 +19,8 @@ from markupsafe import Markup
 
 from ...common.errors import SitegenError
 from ...model import routes
-from ...model.model import Paper
 from ...model.routes import PageSpec
+from ...model.site import Paper
 from ...render import template_errors
 from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
@@ -144,11 +144,11 @@ class EngineRenderer(_Bound, Renderer):
     def __init__(self, root: Path):
         site = RecordedSite()
         super().__init__(site, None, root, {})  # type: ignore[arg-type]
-        self._bib, self._ris = _Pieces("bib"), _Pieces("ris")
+        self.bib_entries, self._ris = _Pieces("bib"), _Pieces("ris")
         self._csl, self._records = _Pieces("csl"), _Pieces("records")
-        self._lastmod = _Pieces("lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
+        self.lastmods = _Pieces("lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
         self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index, site.related_papers,
-                                     self._bib, self._ris, self._csl, self._records, self._lastmod]
+                                     self.bib_entries, self._ris, self._csl, self._records, self.lastmods]
         self._outer: list[Context] = []
 
     def bind(self, ctx: Context) -> None:
@@ -180,7 +180,7 @@ class EngineRenderer(_Bound, Renderer):
         return Markup(self._ctx.get("feed_entry", (paper.slug, full_text)))
 
     def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
-        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self._bib).encode()
+        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self.bib_entries).encode()
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytearray:

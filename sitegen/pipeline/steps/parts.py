@@ -16,7 +16,7 @@ from typing import Any
 import msgspec
 import xxhash
 
-from ...model.model import Author, Paper, Site
+from ...model.site import Author, Paper, Site
 from ..engine.memo import Key
 
 Parts = dict[str, dict[str, int]]  # step -> argument ("" for none) -> fingerprint

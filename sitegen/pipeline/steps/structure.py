@@ -19,8 +19,9 @@ from typing import Any
 from ...common.errors import BuildFailed, Diagnostic, Report
 from ...content.loader import AuthorProfile, Content, Entry, _check_unique
 from ...model import model, routes
-from ...model.model import Author, Paper, Ref, Site, Tag
+from ...model.model import Ref
 from ...model.model_patch import SitePatch, patch_site
+from ...model.site import Author, Paper, Site, Tag
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
 from . import collab, parts

@@ -27,7 +27,7 @@ a RIS line ends at any line break, so every RIS value is one line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, MutableMapping
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote
@@ -39,7 +39,7 @@ from bibtexparser import model as bib
 from ...content.categories import canonical
 from ...content.config import SiteConfig
 from ...content.markdown import INLINE_MATH
-from ...model.model import Paper
+from ...model.site import Paper
 from .. import paper_links
 from .data import json_line, json_lines
 
@@ -242,14 +242,14 @@ def bib_entry(paper: Paper, config: SiteConfig) -> str:
     return str(bibtexparser.write_string(library, unparse_stack=[]))
 
 
-def bibtex(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
+def bibtex(papers: Iterable[Paper], config: SiteConfig, cache: MutableMapping[str, str] | None = None) -> str:
     """A .bib file with one entry per paper; `cache` reuses entries across files of a build."""
     listed = list(papers)
     return bibtex_of([paper.slug for paper in listed], {paper.slug: paper for paper in listed}, config, cache)
 
 
 def bibtex_of(slugs: Iterable[str], papers: Mapping[str, Paper], config: SiteConfig,
-              cache: dict[str, str] | None = None) -> str:
+              cache: MutableMapping[str, str] | None = None) -> str:
     """As `bibtex`, for papers named by slug: a paper whose entry is in `cache` is not read."""
     cache = {} if cache is None else cache
     parts = []
@@ -299,14 +299,14 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
     return record
 
 
-def ris(papers: Iterable[Paper], config: SiteConfig, cache: dict[str, str] | None = None) -> str:
+def ris(papers: Iterable[Paper], config: SiteConfig, cache: MutableMapping[str, str] | None = None) -> str:
     """An .ris file, the format EndNote, Zotero and Mendeley all import."""
     listed = list(papers)
     return ris_of([paper.slug for paper in listed], {paper.slug: paper for paper in listed}, config, cache)
 
 
 def ris_of(slugs: Iterable[str], papers: Mapping[str, Paper], config: SiteConfig,
-           cache: dict[str, str] | None = None) -> str:
+           cache: MutableMapping[str, str] | None = None) -> str:
     """As `ris`, for papers named by slug: a paper whose record is in `cache` is not read."""
     cache = {} if cache is None else cache
     parts = []

@@ -10,7 +10,7 @@ import msgspec
 
 from ...content.config import SiteConfig
 from ...content.loader import Entry
-from ...model.model import Paper
+from ...model.site import Paper
 
 _SKIP = {"source_path", "title_html", "abstract_html", "summary_html", "notes_html", "notes_text",
          "digest", "body_line"}

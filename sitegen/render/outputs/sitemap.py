@@ -13,10 +13,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ...model import routes
-from ...model.model import Paper, Site
+from ...model.site import Paper, Site
 
 if TYPE_CHECKING:
-    from ..render import Renderer
+    from ..page_tools import PageTools
 
 
 def lastmod(paper: Paper, config: Any = None) -> str:
@@ -26,7 +26,7 @@ def lastmod(paper: Paper, config: Any = None) -> str:
     return max(days).isoformat() if days else ""
 
 
-def context(r: Renderer, site: Site, spec: routes.PageSpec, root: str) -> dict[str, Any]:
+def context(r: PageTools, site: Site, spec: routes.PageSpec, root: str) -> dict[str, Any]:
     """The sitemap template's `pages`, (absolute URL, lastmod) in plan order, and their `urls` alone."""
     dates = page_dates(site, _days(r, site))
     newest = max(dates.values(), default="")
@@ -34,9 +34,9 @@ def context(r: Renderer, site: Site, spec: routes.PageSpec, root: str) -> dict[s
     return {"pages": pages, "urls": [url for url, _ in pages]}
 
 
-def _days(r: Renderer, site: Site) -> dict[str, str]:
+def _days(r: PageTools, site: Site) -> dict[str, str]:
     """Each paper's `lastmod`, through the renderer's cache of them (the engine's per-paper steps)."""
-    cache, papers, config = r._lastmod, site.papers, site.config
+    cache, papers, config = r.lastmods, site.papers, site.config
     days = {}
     for slug in site.order:
         day = cache.get(slug)

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from sitegen.ingest.enrich.answers import SourceError
 from sitegen.ingest.enrich.arxiv import ArxivClient, ArxivError, normalize_id, parse_feed, title_query
-from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 from sitegen.ingest.enrich.store import Store
 from tests.ingest.enrich.replay import FIXTURES, ReplayServer, Reply

@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
+from sitegen.ingest.enrich.answers import SourceError
 from sitegen.ingest.enrich.hf import HfClient, paper_record
-from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 from sitegen.ingest.enrich.store import Store
 from tests.ingest.enrich.replay import FIXTURES, ReplayServer, Reply

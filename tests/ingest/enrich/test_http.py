@@ -13,7 +13,8 @@ import pytest
 
 from sitegen import __version__
 from sitegen.common.errors import Location
-from sitegen.ingest.enrich.http import Fetcher, SourceError, Unreachable, retry_after
+from sitegen.ingest.enrich.answers import SourceError, Unreachable
+from sitegen.ingest.enrich.http import Fetcher, retry_after
 from tests.ingest.enrich.replay import ReplayServer, Reply
 
 # A request's pace is stamped by the client before it sends, its arrival by the server when it

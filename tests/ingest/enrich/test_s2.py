@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.ingest.enrich.http import Fetcher, SourceError
+from sitegen.ingest.enrich.answers import SourceError
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 from sitegen.ingest.enrich.s2 import FIELDS, Match, S2Client
 from sitegen.ingest.enrich.store import Store

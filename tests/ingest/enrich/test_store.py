@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.ingest.enrich.http import Fetcher, Unreachable
+from sitegen.ingest.enrich.answers import Unreachable
+from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.store import Store, StoreError, key
 from tests.ingest.enrich.replay import ReplayServer, Reply
 

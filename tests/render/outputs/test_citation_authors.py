@@ -18,7 +18,7 @@ import rispy
 from sitegen.common.errors import Report
 from sitegen.content.config import SiteConfig
 from sitegen.content.loader import entry_from_text
-from sitegen.model import model
+from sitegen.model.site import Paper
 from sitegen.render.outputs import citations
 
 # A CSL style that prints only the authors, with Chicago's rule for "et al." (which reads `others` as one)
@@ -35,11 +35,11 @@ AUTHORS_ONLY = """<?xml version="1.0" encoding="utf-8"?>
 ANN_BEN_CY = "authors: [Ann Lee, Ben Ng, Cy Oh]\n"
 
 
-def paper(front_matter: str) -> model.Paper:
+def paper(front_matter: str) -> Paper:
     text = f"---\ntitle: A Study\ndate: 2024-05-06\n{front_matter}---\n"
     entry = entry_from_text(text, "content/papers/a-study.md", "a-study", Report())
     assert entry is not None
-    return model.Paper(entry, "papers/a-study/", (), (), None, "lee2024study")
+    return Paper(entry, "papers/a-study/", (), (), None, "lee2024study")
 
 
 def cited_authors(tmp_path: Path, name: str, text: str) -> str:
@@ -53,7 +53,7 @@ def cited_authors(tmp_path: Path, name: str, text: str) -> str:
     return done.stdout.strip()
 
 
-def formats(p: model.Paper) -> dict[str, str]:
+def formats(p: Paper) -> dict[str, str]:
     cfg = SiteConfig()
     return {"cite.bib": citations.bibtex([p], cfg), "cite.ris": citations.ris([p], cfg),
             "cite.json": citations.csl_json([p], cfg)}

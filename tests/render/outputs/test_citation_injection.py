@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import entry_from_text
-from sitegen.model import model
+from sitegen.model.site import Paper
 from sitegen.render.outputs import citations
 
 CONFIG = site_config.SiteConfig()
@@ -28,16 +28,16 @@ BIB_FIELDS = {"title", "author", "year", "month", "eprint", "archiveprefix", "pr
 RIS_FIELDS = {"type_of_reference", "title", "authors", "year", "date", "abstract", "keywords", "doi", "urls", "id"}
 
 
-def _paper(slug: str, **fields: Any) -> model.Paper:
+def _paper(slug: str, **fields: Any) -> Paper:
     """A paper with every field a citation holds: as its file would give it, then `fields` put in."""
     text = (f"---\ntitle: Plain {slug}\nauthors: [Ann Lee]\ndate: 2024-03-05\narxiv: '2101.00010'\n"
             "category: cs.DC\ndoi: 10.1000/x\ntags: [t]\nabstract: A.\n---\n")
     entry = entry_from_text(text, f"content/papers/{slug}.md", slug, Report())
     assert entry is not None
-    return model.Paper(dataclasses.replace(entry, **fields), f"papers/{slug}/", (), (), None, f"lee2024{slug}")
+    return Paper(dataclasses.replace(entry, **fields), f"papers/{slug}/", (), (), None, f"lee2024{slug}")
 
 
-def _papers(**hostile: Any) -> list[model.Paper]:
+def _papers(**hostile: Any) -> list[Paper]:
     """A hostile paper between two plain ones."""
     return [_paper("a"), _paper("b", **hostile), _paper("c")]
 
@@ -52,7 +52,7 @@ def _bibtex_balanced(value: str) -> bool:
     return depth == 0
 
 
-def _bib(papers: list[model.Paper]) -> list[dict[str, str]]:
+def _bib(papers: list[Paper]) -> list[dict[str, str]]:
     library = bibtexparser.parse_string(citations.bibtex(papers, CONFIG))
     assert library.failed_blocks == [] and [e.key for e in library.entries] == [p.cite_key for p in papers]
     found = [{f.key: str(f.value) for f in e.fields} for e in library.entries]
@@ -62,7 +62,7 @@ def _bib(papers: list[model.Paper]) -> list[dict[str, str]]:
     return found
 
 
-def _ris(papers: list[model.Paper]) -> list[dict[str, Any]]:
+def _ris(papers: list[Paper]) -> list[dict[str, Any]]:
     records: list[dict[str, Any]] = rispy.loads(citations.ris(papers, CONFIG))
     assert [r["id"] for r in records] == [p.cite_key for p in papers]
     for record in records:
@@ -70,7 +70,7 @@ def _ris(papers: list[model.Paper]) -> list[dict[str, Any]]:
     return records
 
 
-def _csl(papers: list[model.Paper]) -> list[dict[str, Any]]:
+def _csl(papers: list[Paper]) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = json.loads(citations.csl_json(papers, CONFIG))
     assert [i["id"] for i in items] == [p.cite_key for p in papers]
     return items

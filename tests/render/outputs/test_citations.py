@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sitegen.common.errors import Report
 from sitegen.content import config as site_config
 from sitegen.content.loader import entry_from_text
-from sitegen.model import model
+from sitegen.model.site import Paper
 from sitegen.render.outputs import citations
 
 from ...conftest import BuiltSite
@@ -233,7 +233,7 @@ def test_math_whose_braces_nest_for_bibtex_only_is_escaped_so_every_reader_keeps
     text = "---\ntitle: 'A $\\{}$ title'\nauthors: ['Ann w$\\{}$w']\ntags: ['k$\\{}$']\ndate: 2024-01-02\n---\n"
     entry = entry_from_text(text, "content/papers/t.md", "t", Report())
     assert entry is not None
-    paper = model.Paper(entry, "papers/t/", (), (), None, "w2024a")
+    paper = Paper(entry, "papers/t/", (), (), None, "w2024a")
     library = bibtexparser.parse_string(citations.bibtex([paper], site_config.SiteConfig()))
     assert library.failed_blocks == [] and len(library.entries) == 1
     f = fields(library.entries[0])
@@ -248,7 +248,7 @@ def test_hostile_titles_and_names_still_give_a_parseable_bib_entry() -> None:
     entry = entry_from_text(text, "content/papers/evil.md", "evil", report)
     assert entry is not None, report.format()
     cfg = site_config.SiteConfig()
-    paper = model.Paper(entry, "papers/evil/", (), (), None, "name2024braces")
+    paper = Paper(entry, "papers/evil/", (), (), None, "name2024braces")
     library = bibtexparser.parse_string(citations.bibtex([paper], cfg))
     assert library.failed_blocks == [] and [e.key for e in library.entries] == ["name2024braces"]
     f = fields(library.entries[0])
@@ -291,7 +291,7 @@ def test_every_month_is_written_as_its_macro(month: int) -> None:
     report = Report()
     entry = entry_from_text("---\ntitle: T\n---\n", "content/papers/t.md", "t", report)
     assert entry is not None
-    paper = model.Paper(dataclasses.replace(entry, date=dt.date(2024, month, 1)), "papers/t/", (), (), None, "t2024")
+    paper = Paper(dataclasses.replace(entry, date=dt.date(2024, month, 1)), "papers/t/", (), (), None, "t2024")
     text = citations.bibtex([paper], site_config.SiteConfig())
     assert f"month = {MONTHS[month - 1]}," in text
 
@@ -322,7 +322,7 @@ def test_an_arxiv_preprint_is_cited_by_its_ids_in_every_format(arxiv: str, doi: 
     text = f"---\ntitle: T\nauthors: [Ann Lee]\ndate: 2025-07-19\narxiv: '{arxiv}'\ncategory: cs.lg\n---\n"
     entry = entry_from_text(text, "content/papers/t.md", "t", Report())
     assert entry is not None
-    paper = model.Paper(entry, "papers/t/", (), (), None, "lee2025t")
+    paper = Paper(entry, "papers/t/", (), (), None, "lee2025t")
     cfg = site_config.SiteConfig()
     [bib] = bibtexparser.parse_string(citations.bibtex([paper], cfg)).entries
     f = fields(bib)
@@ -348,7 +348,7 @@ def test_a_venue_makes_the_entry_an_article_or_a_conference_paper(venue: str, bi
     text = f"---\ntitle: T\nauthors: [Ann Lee]\ndate: 2025-07-19\nvenue: '{venue}'\n---\n"
     entry = entry_from_text(text, "content/papers/t.md", "t", Report())
     assert entry is not None
-    paper = model.Paper(entry, "papers/t/", (), (), None, "lee2025t")
+    paper = Paper(entry, "papers/t/", (), (), None, "lee2025t")
     cfg = site_config.SiteConfig()
     [bib] = bibtexparser.parse_string(citations.bibtex([paper], cfg)).entries
     assert bib.entry_type == bib_type
