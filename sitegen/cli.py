@@ -221,14 +221,17 @@ base_url_option = click.option(
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
 @click.option("--jobs", type=click.IntRange(1, 64), default=None,
               help="Processes rendering pages (default: one per CPU; small sites use one).")
+@click.option("--no-cache", is_flag=True,
+              help="Build from the sources alone and keep no cache for a next build (CI, the Pages workflow).")
 def build_command(root: Path, output: Path | None, base_url: str | None, drafts: bool, no_search: bool,
-                  jobs: int | None) -> None:
+                  jobs: int | None, no_cache: bool) -> None:
     """Build the static site into public/ (atomically: all of it or none of it)."""
     from .pipeline.build import build
 
     with failures(), render_bar() as progress:
         site_config.require(root)
-        result = build(root, output, base_url, drafts, progress=progress, search=not no_search, jobs=jobs)
+        result = build(root, output, base_url, drafts, progress=progress, search=not no_search, jobs=jobs,
+                       use_cache=not no_cache)
     print_diagnostics(result.warnings.items)
     if result.search and not result.search.ok:
         say(f"warning: {result.search.message}", "yellow", stderr=True)

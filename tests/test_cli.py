@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .site_factory import copy_site
+from .site_factory import copy_site, tree_bytes
 
 PROGRAM = [sys.executable, "-c", "import sys; sys.argv[0] = 'sitegen'; from sitegen.cli import run; run()"]
 
@@ -24,6 +24,22 @@ def test_a_build_exits_zero_with_its_summary_and_every_file_written(tmp_path: Pa
     assert (root / ".sitegen-cache" / "engine" / "memo.sqlite").is_file()  # the memo saved before leaving
     again = _sitegen("build", "--root", str(root), "--no-search")
     assert again.returncode == 0 and "0 written" in again.stdout  # the state saved is whole
+
+
+def test_a_build_without_cache_keeps_nothing_beside_the_site_it_writes(tmp_path: Path) -> None:
+    """`--no-cache` (a throwaway checkout): the same site as a cached build, and no `.sitegen-cache/` at all,
+    its render workers sending back no records."""
+    root = copy_site(tmp_path / "site", papers=12)
+    kept = _sitegen("build", "--root", str(root), "--no-search", "--jobs", "2", "--output", str(tmp_path / "kept"))
+    assert kept.returncode == 0, kept.stderr
+    cache = root / ".sitegen-cache"
+    assert cache.is_dir()
+    cache.rename(tmp_path / "moved-cache")  # a fresh checkout, as CI and the Pages workflow have
+    done = _sitegen("build", "--root", str(root), "--no-search", "--jobs", "2", "--no-cache")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("built ")
+    assert not cache.exists()
+    assert tree_bytes(root / "public") == tree_bytes(tmp_path / "kept")
 
 
 def test_a_failed_build_exits_one_and_its_error_is_printed(tmp_path: Path) -> None:

@@ -133,7 +133,9 @@ _ENCODER = msgspec.json.Encoder()
 class EntryCache:
     """Parsed entries by content hash; `get` misses on any doubt."""
 
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, stored: bool = True):
+        """`stored=False`: a cache of this process alone, that reads and writes no file (a throwaway build)."""
+        self.stored = stored
         self.folder = root / CACHE_DIR / ENTRIES
         self._legacy = root / CACHE_DIR / "entries.json"  # the single-file cache of earlier versions
         self._shards: dict[str, dict[str, Entry]] = {}  # key prefix -> key -> entry, read on demand
@@ -146,7 +148,7 @@ class EntryCache:
         """A shard's entries as JSON text, mapped once (see `_read_shard`)."""
         undecoded = self._raw.get(prefix)
         if undecoded is None:
-            undecoded = self._raw[prefix] = _read_shard(self.folder / f"{prefix}{SUFFIX}")
+            undecoded = self._raw[prefix] = _read_shard(self.folder / f"{prefix}{SUFFIX}") if self.stored else _EMPTY
         return undecoded
 
     def _shard(self, prefix: str) -> dict[str, Entry]:
@@ -195,6 +197,8 @@ class EntryCache:
         """Whether `get` cannot find anything (a cold build): nothing put, and no shard saved."""
         if self._shards or self._raw:  # read from already: taken to hold something
             return False
+        if not self.stored:
+            return True
         try:
             return not any(name.endswith(SUFFIX) for name in os.listdir(self.folder))
         except OSError:  # no cache folder yet
@@ -212,6 +216,8 @@ class EntryCache:
 
     def save_added(self) -> None:
         """Write the shards that gained entries, pruning nothing (for a build that saw few entries)."""
+        if not self.stored:
+            return
         with contextlib.suppress(OSError):
             for prefix in sorted(self._dirty):
                 shard = self._shard(prefix)
@@ -226,6 +232,8 @@ class EntryCache:
 
     def save(self) -> None:
         """Write the shards that changed, keeping only entries this build used."""
+        if not self.stored:
+            return
         with contextlib.suppress(OSError):  # a cache that cannot be written is only a slower next build
             self._legacy.unlink(missing_ok=True)
             live = {key[:2] for key in self._used}

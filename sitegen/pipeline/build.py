@@ -46,7 +46,9 @@ def build(root: Path, output: Path | None = None, base_url: str | None = None, d
     unchanged since the last one rewrites in place only the files an edit changed;
     anything else is a full build staged beside the output and swapped in. A failure to
     write (a full disk, a read-only folder) names the output folder when the system names
-    no file; what was staged is gone and the previous output stands.
+    no file; what was staged is gone and the previous output stands. Without it
+    (`use_cache=False`, `sitegen build --no-cache`), everything is rendered from the sources
+    alone and nothing is kept for a next build: the build of a throwaway checkout.
     """
     target = output if output is not None else root / "public"
     try:
@@ -98,7 +100,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
     else:
         from .site_engine import SiteEngine
 
-        engine = SiteEngine(root, output, base_url, drafts)
+        engine = SiteEngine(root, output, base_url, drafts, throwaway=True)
         engine.finishing = finishing
         change = engine.build(jobs, progress)
     result = _result(output, change)

@@ -34,8 +34,9 @@ class _Papers:
 class PageRenderer:
     """Renders plan rows through `engine` for `parallel.render_all`."""
 
-    def __init__(self, engine: Engine, papers: int, encode: Encode | None = None):
+    def __init__(self, engine: Engine, papers: int, encode: Encode | None = None, remember: bool = True):
         self.engine = engine
+        self.remember = remember  # False: workers send back no records (a build nothing follows)
         self.site = _Papers(papers)
         self.digests: dict[str, str] = {}  # output -> digest of the bytes just rendered (the page's fingerprint)
         self._encode = encode  # how a worker's values cross (None: they do not, and run again when read)
@@ -48,14 +49,16 @@ class PageRenderer:
 
     def forked(self) -> None:
         """In a worker: start listing the records it makes."""
-        self.engine.memo.log = []
+        if self.remember:
+            self.engine.memo.log = []
 
-    def harvest(self) -> bytes:
+    def harvest(self) -> bytes | None:
         """The records made since the last harvest, as they cross to the parent: msgpack rows of ids and
         integer arrays, values already encoded as the memo on disk saves them, so the parent (one process,
-        while the workers are two) decodes none of them."""
+        while the workers are two) decodes none of them. None when nothing is remembered."""
         memo = self.engine.memo
-        assert memo.log is not None
+        if memo.log is None:
+            return None
         rows = []
         encode = self._encode
         for key in dict.fromkeys(memo.log):

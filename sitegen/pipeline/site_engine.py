@@ -66,8 +66,12 @@ class SiteEngine:
 
     def __init__(self, root: Path, output: Path, base_url: str | None = None, drafts: bool = False,
                  asset_versions: bool = True, watch_templates: bool = False, durable: bool = True,
-                 on_request: frozenset[str] = frozenset(), write_later: bool = False, memo: Memo | None = None):
+                 on_request: frozenset[str] = frozenset(), write_later: bool = False, memo: Memo | None = None,
+                 throwaway: bool = False):
         self.root, self.output, self.durable = root.absolute(), output, durable
+        # A build nothing will follow (a throwaway checkout: CI, the Pages workflow): it reads and writes no
+        # cache, and its render workers send back nothing but their files' digests.
+        self.throwaway = throwaway
         # The preview's policy: kinds of file written only when asked for (the whole-list
         # downloads), and, after an entry edit, every page but the edited papers' own left
         # pending until the browser has been told to reload.
@@ -76,8 +80,9 @@ class SiteEngine:
         self.jobs: int | None = None  # render processes of a full build (None: one per core)
         self._indexing: threading.Thread | None = None
         self._unapplied: set[Path] = set()  # the files of an update that failed, applied with the next one
-        self.cache = EntryCache(self.root)
-        sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions)
+        self.cache = EntryCache(self.root, stored=not throwaway)
+        sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions,
+                          keep_compiled=not throwaway)
         self.outputs = Outputs(self.root)
         memo = memo if memo is not None else Memo(codecs.encode, codecs.decode)
         self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps(), memo)
@@ -115,7 +120,8 @@ class SiteEngine:
                 rows = self.engine.get("plan")
                 plan = {row[0]: row for row in rows}
                 static: dict[str, Path] = self.engine.get("static")
-                renderer = PageRenderer(self.engine, len(self.engine.get("order")), self.engine.memo.encode)
+                renderer = PageRenderer(self.engine, len(self.engine.get("order")), self.engine.memo.encode,
+                                        remember=not self.throwaway)
                 with staged(self.output) as stage:
                     render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
                     for name, path in static.items():
@@ -125,7 +131,8 @@ class SiteEngine:
             finally:
                 saver.result()
         self.pending = {}
-        self._index_readers()
+        if not self.throwaway:
+            self._index_readers()
         change.rendered = len(plan)
         change.kinds.update(row[1] for row in rows)
         change.kinds["static"] += len(static)

@@ -225,3 +225,25 @@ def test_large_files_are_dealt_in_turn_the_costliest_first_whoever_asks() -> Non
     schedule = Schedule(plan, workers=2, papers=1000)
     taken = [schedule.next(1) for _ in range(4)]  # a worker left alone takes the other's large files too
     assert {c[0].kind for c in taken if c} == {"reading-list-json", "papers-json", "sitemap", "authors"}
+
+
+@pytest.mark.usefixtures("forked")
+def test_a_throwaway_build_renders_the_same_site_with_workers_sending_back_no_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`use_cache=False` (`sitegen build --no-cache`) across forked workers: every file as a cached build
+    writes it, while the records its workers made stay with them (nothing would read them)."""
+    from sitegen.pipeline.page_renderer import PageRenderer
+
+    from ..site_factory import tree_bytes
+
+    root = copy_site(tmp_path / "site", papers=8)
+    build(root, tmp_path / "kept", search=False, jobs=2)
+    (root / ".sitegen-cache").rename(tmp_path / "moved-cache")
+    sent: list[bytes | None] = []
+    monkeypatch.setattr(PageRenderer, "absorb", lambda self, data: sent.append(data))
+    build(root, tmp_path / "thrown", search=False, jobs=2, use_cache=False)
+    assert sent == []  # absorbed nothing: each chunk came back without records
+    assert not (root / ".sitegen-cache").exists()
+    assert tree_bytes(tmp_path / "thrown") == tree_bytes(tmp_path / "kept")
+    build(root, tmp_path / "kept-again", search=False, jobs=2)
+    assert sent and all(sent)  # a kept build's workers do send their records back

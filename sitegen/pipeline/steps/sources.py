@@ -52,9 +52,10 @@ class Sources:
     """The input steps of one site, and the steps that read only them."""
 
     def __init__(self, root: Path, base_url: str | None, drafts: bool, cache: ParseCache | None,
-                 watch_templates: bool, asset_versions: bool):
+                 watch_templates: bool, asset_versions: bool, keep_compiled: bool = True):
         self.root, self.base_url, self.drafts, self.cache = root, base_url, drafts, cache
         self.watch_templates, self.asset_versions = watch_templates, asset_versions
+        self.keep_compiled = keep_compiled  # compiled templates saved for the next process
 
     def steps(self) -> list[Step]:
         return [
@@ -158,7 +159,7 @@ class Sources:
 
     def environment(self, ctx: Context, arg: None) -> jinja2.Environment:
         cfg: site_config.SiteConfig = ctx.get("config")
-        return make_environment(self.root, cfg, watch_templates=self.watch_templates)
+        return make_environment(self.root, cfg, watch_templates=self.watch_templates, keep_compiled=self.keep_compiled)
 
     def assets(self, ctx: Context, arg: None) -> dict[str, str]:
         """Each static file's short content hash, for cache-busting URLs (or 'dev' in the preview)."""
