@@ -1,6 +1,8 @@
 """A plain, optional cache of parsed entries, keyed by the hash of each file's bytes.
 
-JSON, never pickle: a cache file is data a future version can read or ignore.
+JSON, never pickle: a cache file is data a future version can read or ignore. Each shard
+is stamped with the digest of the sitegen that wrote it (common.code_digest), and read as
+empty by any other: no format number is bumped by hand when what an entry holds changes.
 Deleting `.sitegen-cache/` never changes the output; it only makes the next build
 parse every entry again. Entries are spread over 256 files by the first two hex digits
 of their key, so saving after a one-entry edit rewrites one small file, not all of them.
@@ -30,7 +32,7 @@ from typing import Any
 import msgspec
 import xxhash
 
-from .. import __version__
+from ..common.code_digest import code_digest
 from ..common.fsutil import write_atomic
 from .loader import Entry
 
@@ -64,8 +66,7 @@ class _Header(msgspec.Struct):
     """The first line of a shard: which entries the lines after it hold, in order, and their lengths
     (without the line break)."""
 
-    version: str
-    format: int
+    code: str  # the digest of the sitegen that wrote it (see common.code_digest)
     keys: list[str]
     lengths: list[int]
     checks: list[int]  # each line's XXH3-64: a line damaged on disk is a miss, never a different entry
@@ -106,7 +107,7 @@ def _read_shard(path: Path) -> _Lines:
         header = _HEADER_DECODER.decode(data[:end] if end > 0 else b"")
     except msgspec.DecodeError:
         header = None
-    if header is None or header.version != __version__ or header.format != FORMAT \
+    if header is None or header.code != code_digest() \
             or len(header.keys) != len(header.lengths) or len(header.keys) != len(header.checks) \
             or end + 1 + sum(header.lengths) + len(header.lengths) != len(data):  # cut short, or padded
         data.close()
@@ -119,9 +120,6 @@ def _read_shard(path: Path) -> _Lines:
     return _Lines(data, spans)
 
 
-FORMAT = 7  # 1: tagged values, read field by field; 2: one JSON document a shard; 3: could hold 5.0 for a score of 5;
-#            4: its MathML carried the TeX in an aria-label, and \textsc and \mathrm{d} came out wrong;
-#            5: an arXiv category among its tags was kept as a tag; 6: the notes' headings were not demoted
 SUFFIX = ".jsonl"
 _HEADER_DECODER = msgspec.json.Decoder(_Header)
 # Entries decode straight into Entry objects, typed by its fields: dates from ISO strings,
@@ -272,6 +270,6 @@ def _encoded(entries: dict[str, Entry]) -> bytes:
     for key in keys:
         e = entries[key]
         lines.append(_ENCODER.encode(dataclasses.replace(e, sources=_tag_dates(e.sources)) if e.sources else e))
-    header = _ENCODER.encode(_Header(__version__, FORMAT, keys, [len(line) for line in lines],
+    header = _ENCODER.encode(_Header(code_digest(), keys, [len(line) for line in lines],
                                      [xxhash.xxh3_64_intdigest(line) for line in lines]))
     return b"\n".join([header, *lines, b""])

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from ..common.code_digest import code_digest
 from ..common.fsutil import read_regular
 from ..content import config as site_config
 from ..content.cache import CACHE_DIR
 from ..render.theme import theme_dirs
-from .engine.code_digest import code_digest
 from .engine.memo import Key
 from .engine.store import DiskMemo, MemoDamaged
 from .output_check import SEARCH_BUNDLE, Expected, folder_mtimes, folders_of

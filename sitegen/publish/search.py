@@ -34,6 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..common.code_digest import code_digest
 from ..common.fsutil import exchange
 from . import pagefind_stable
 from .search_records import Record
@@ -50,7 +51,6 @@ PREVIEW_SHARD_SIZE = 500
 MOST_SHARDS = 32
 PARALLEL = 2
 TIMEOUT = 600  # seconds one Pagefind run may take
-FORMAT = "sitegen-search 1"  # part of each shard's digest: a change to what a shard holds re-indexes them all
 # Parts of a record that stay out of the full text (their filters and metadata are still read): tag chips would
 # otherwise crowd every excerpt, and so would the "Abstract"/"Notes" headings. Tags remain searchable as a filter.
 EXCLUDE_SELECTORS = (".paper .tags", ".paper .links", ".paper-authors .muted", ".paper section > h2")
@@ -108,6 +108,12 @@ def size_for(papers: int, smallest: int) -> int:
     return size
 
 
+def _format() -> str:
+    """Part of each shard's digest and of the manifest: other code may index other things, so a new sitegen
+    re-indexes every shard (see common.code_digest)."""
+    return f"sitegen-search {code_digest()}"
+
+
 def shards(records: Sequence[Record], exe: Path, smallest: int) -> list[Shard]:
     """`records` cut into shards, each with a digest of what decides its bundle."""
     size = size_for(len(records), smallest)
@@ -115,7 +121,7 @@ def shards(records: Sequence[Record], exe: Path, smallest: int) -> list[Shard]:
     made = []
     for number, start in enumerate(range(0, len(records), size)):
         part = tuple(records[start:start + size])
-        digest = hashlib.sha256(repr((FORMAT, stat.st_size, EXCLUDE_SELECTORS)).encode())
+        digest = hashlib.sha256(repr((_format(), stat.st_size, EXCLUDE_SELECTORS)).encode())
         for record in part:
             digest.update(f"\0{record.path}\0{record.html}".encode())
         made.append(Shard(f"s{number}", part, digest.hexdigest()))
@@ -147,7 +153,7 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
         shutil.rmtree(bundle, ignore_errors=True)
         return SearchIndex(False, message=f"search index skipped: {failed}")
     sizes.update((shard.name, _size(bundle / shard.name)) for shard in fresh)
-    manifest = {"format": FORMAT, "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
+    manifest = {"format": _format(), "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
                                               "files": sizes[s.name][0], "bytes": sizes[s.name][1]} for s in made]}
     (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
     write_words(bundle)
@@ -161,7 +167,7 @@ def _kept(previous: Path) -> dict[str, tuple[Path, tuple[int, int]]]:
     """The shards of a previous bundle by digest, with the files and bytes its manifest says they hold."""
     try:
         manifest = json.loads((previous / MANIFEST).read_text(encoding="utf-8"))
-        if manifest.get("format") != FORMAT:
+        if manifest.get("format") != _format():
             return {}
         return {entry["digest"]: (previous / entry["path"], (int(entry["files"]), int(entry["bytes"])))
                 for entry in manifest["shards"]}

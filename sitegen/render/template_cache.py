@@ -2,7 +2,7 @@
 
 Compiling the paper page and its partials costs a new process ~50 ms, more than
 the rest of a notes edit. Jinja's own FileSystemBytecodeCache stores its checksum
-with pickle; this one stores a JSON header (source checksum, Python version) and the
+with pickle; this one stores a JSON header (source checksum; the sitegen, Jinja and Python that compiled it) and the
 marshalled code object, the same trust as Python's own `__pycache__`. A file that
 does not match is ignored and rewritten.
 """
@@ -14,12 +14,19 @@ import json
 import marshal
 import os
 import sys
+from functools import cache
 from pathlib import Path
 
 import jinja2
 import xxhash
 
-FORMAT = f"sitegen-templates 3 {sys.implementation.cache_tag}"  # 3: output buffered, as text (see buffered)
+from ..common.code_digest import code_digest
+
+
+@cache
+def stamp() -> str:
+    """What compiled the code: sitegen's own (its Environment generates it, see buffered), Jinja and Python."""
+    return f"{code_digest()} jinja2 {jinja2.__version__} {sys.implementation.cache_tag}"
 
 
 class TemplateCache(jinja2.BytecodeCache):
@@ -36,7 +43,7 @@ class TemplateCache(jinja2.BytecodeCache):
             data = self._path(bucket).read_bytes()
             header, _, code = data.partition(b"\n")
             meta = json.loads(header)
-            if meta.get("format") == FORMAT and meta.get("checksum") == bucket.checksum \
+            if meta.get("format") == stamp() and meta.get("checksum") == bucket.checksum \
                     and meta.get("code") == xxhash.xxh3_128_hexdigest(code):  # damaged code is compiled again
                 bucket.code = marshal.loads(code)
         except (OSError, ValueError, EOFError, TypeError, AttributeError):
@@ -46,7 +53,7 @@ class TemplateCache(jinja2.BytecodeCache):
         if bucket.code is None:
             return
         code = marshal.dumps(bucket.code)
-        header = json.dumps({"format": FORMAT, "checksum": bucket.checksum,
+        header = json.dumps({"format": stamp(), "checksum": bucket.checksum,
                              "code": xxhash.xxh3_128_hexdigest(code)}).encode("utf-8")
         path = self._path(bucket)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # forked renderers may write the same file

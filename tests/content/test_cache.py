@@ -51,8 +51,11 @@ def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
     header, rest = saved.split("\n", 1)
     raw = json.loads(header)
     assert EntryCache(root).get(key, entry.source_path, entry.slug) == entry
-    shard.write_text(json.dumps({**raw, "format": 2}) + "\n" + rest, encoding="utf-8")
-    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
+    shard.write_text(json.dumps({**raw, "code": "another sitegen"}) + "\n" + rest, encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "written by other code"
+    older = {"version": "0.2.0", "format": 7, **{k: v for k, v in raw.items() if k != "code"}}
+    shard.write_text(json.dumps(older) + "\n" + rest, encoding="utf-8")
+    assert EntryCache(root).get(key, entry.source_path, entry.slug) is None, "a numbered format of before"
     shard.write_text(saved, encoding="utf-8")
     edit_cached_entry(root, key, "date", {"$date": "2024-01-02"})  # a value of the wrong type
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
@@ -64,7 +67,7 @@ def test_a_shard_of_another_format_or_damaged_is_a_miss(tmp_path: Path) -> None:
     shard.write_text("{not json", encoding="utf-8")
     assert EntryCache(root).get(key, entry.source_path, entry.slug) is None
     legacy = shard.with_suffix(".json")  # a shard of format 2, one JSON document
-    legacy.write_text(json.dumps({"version": raw["version"], "format": 2, "by_key": {}}), encoding="utf-8")
+    legacy.write_text(json.dumps({"version": "0.1.0", "format": 2, "by_key": {}}), encoding="utf-8")
     cache = EntryCache(root)
     cache.keep([key])
     cache.save()

@@ -86,6 +86,15 @@ def test_a_damaged_shard_of_the_last_index_is_indexed_again(model_records: list[
     assert tree_bytes(tmp_path / "again") == tree_bytes(tmp_path / "clean")
 
 
+def test_shards_indexed_by_other_code_are_indexed_again(model_records: list[Record], tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a shard holds is stamped with sitegen's code digest: a new sitegen re-indexes every shard."""
+    assert search.index(tmp_path / "first", model_records, shard_size=SMALL_SHARDS).indexed == 3
+    monkeypatch.setattr(search, "code_digest", lambda: "another sitegen")
+    again = search.index(tmp_path / "again", model_records, tmp_path / "first", shard_size=SMALL_SHARDS)
+    assert again.ok and again.indexed == 3
+
+
 def test_the_same_records_give_the_same_bytes(model_records: list[Record], tmp_path: Path) -> None:
     """Pagefind writes its filter values in hash-map order (Pagefind#638): sorted, the bundle is the same."""
     for name in ("a", "b"):

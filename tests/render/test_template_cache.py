@@ -48,6 +48,20 @@ def test_a_new_environment_reuses_compiled_templates(root: Path, monkeypatch: py
     assert compiled == []
 
 
+def test_templates_compiled_by_other_code_are_compiled_again(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stamp is sitegen's code digest (with Jinja's and Python's versions): no number to bump by hand."""
+    from sitegen.render import template_cache
+
+    _env(root).get_template("404.html")
+    monkeypatch.setattr(template_cache, "code_digest", lambda: "another sitegen")
+    template_cache.stamp.cache_clear()
+    env = _env(root)
+    compiled = _compiles(env, monkeypatch)
+    env.get_template("404.html")
+    template_cache.stamp.cache_clear()
+    assert compiled == ["404.html"]
+
+
 def test_an_edited_template_is_compiled_again(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _env(root).get_template("404.html")
     template = root / "themes/default/templates/404.html"

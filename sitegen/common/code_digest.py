@@ -1,7 +1,8 @@
-"""The digest of sitegen's own code: part of every saved memo's stamp.
+"""The digest of sitegen's own code: the version of every file sitegen keeps for itself.
 
-A memo made by other code may hold results the code in hand would not give, so it is
-never used: no version number has to be bumped by hand when a change alters the output.
+A memo, entry cache, compiled template or search shard made by other code may hold what the
+code in hand would not make, so each is stamped with this digest and read as empty under
+another: no format version is bumped by hand when a change alters what they hold.
 The package's Python sources are read once per process (about 150 files, a few ms).
 """
 
@@ -10,9 +11,9 @@ from __future__ import annotations
 from functools import cache
 from pathlib import Path
 
-from ...common.digest import Hasher
+from .digest import Hasher
 
-PACKAGE = Path(__file__).resolve().parents[2]  # sitegen/
+PACKAGE = Path(__file__).resolve().parents[1]  # sitegen/
 
 
 @cache
