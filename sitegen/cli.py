@@ -242,6 +242,8 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     say(f"built {sum(result.pages_by_kind.values())} files into {result.output} in {result.seconds:.2f} s "
         f"({result.written} written, {result.unchanged} unchanged, {result.removed} removed)")
     say(kinds, "dim")
+    if result.size is not None:
+        say(f"the site: {result.size.said()}")
 
 
 @main.command("serve")

@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..common.errors import Report
+from ..publish import output_size
 
 if TYPE_CHECKING:
+    from ..publish.output_size import OutputSize
     from ..publish.search import SearchIndex
     from ..publish.writer import Stage
     from .parallel import Progress
@@ -35,6 +37,7 @@ class BuildResult:
     seconds: float = 0.0
     warnings: Report = field(default_factory=Report)
     search: SearchIndex | None = None
+    size: OutputSize | None = None  # the whole output's files and bytes, where known
 
 
 def build(root: Path, output: Path | None = None, base_url: str | None = None, drafts: bool = False,
@@ -106,8 +109,34 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
     result = _result(output, change)
     if indexed:
         result.search = indexed[0]
+    result.size = _size(output, change, search, result.search)
+    result.warnings.extend(output_size.warnings(result.size, _shown(root, output)))
     result.seconds = time.perf_counter() - started
     return result
+
+
+def _size(output: Path, change: EngineChange, search: bool, indexed: SearchIndex | None) -> OutputSize:
+    """The whole output's files and bytes: the site's from the sizes the build holds, the search index's from
+    what indexing it said, or from its manifest when this build left it alone (its files are not in them)."""
+    from ..publish.search import BUNDLE, bundle_size
+
+    stage: Any = change.stage
+    sizes = {path: row for path, row in (stage.stats if stage is not None else change.sizes).items()
+             if not path.startswith(f"{BUNDLE}/")}
+    files, size = 0, 0
+    if indexed is not None and indexed.ok:
+        files, size = indexed.files, indexed.size
+    elif search and indexed is None:
+        files, size = bundle_size(output / BUNDLE) or (0, 0)
+    return output_size.measured(sizes, files, size)
+
+
+def _shown(root: Path, output: Path) -> str:
+    """The output folder as a warning names it: relative to the site when inside it."""
+    try:
+        return output.absolute().relative_to(root).as_posix() + "/"
+    except ValueError:
+        return f"{output}/"
 
 
 def _result(output: Path, change: EngineChange) -> BuildResult:

@@ -249,7 +249,7 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
         engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
                                              after, memo, None, inputs)
     new_table = table_after(table if change.stage is None else None, output, inputs, change)
-    change.total = len(new_table.outputs)
+    change.total, change.sizes = len(new_table.outputs), new_table.outputs
     new_table.save(memo)
     try:
         memo.write()

@@ -54,6 +54,8 @@ class EngineChange:
     removed_count: int = 0  # a full build's: files of the output it replaced that it no longer has
     kinds: Counter[str] = field(default_factory=Counter)  # a full build's files by kind of page ("static" too)
     total: int = 0  # the files of the output after the update, where known (see persisted.run_build)
+    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # every output file's (size, mtime_ns) after
+    # the update, where known (see persisted.run_build); a full build's are its stage's
 
     @property
     def css_only(self) -> bool:

@@ -163,6 +163,17 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
                        len(made), len(fresh), peak)
 
 
+def bundle_size(bundle: Path) -> tuple[int, int] | None:
+    """(files, bytes) of a bundle as its manifest says, or None when there is none to read (no index)."""
+    try:
+        manifest = json.loads((bundle / MANIFEST).read_text(encoding="utf-8"))
+        extra = [bundle / MANIFEST, bundle / WORDS_FILE]
+        return (sum(int(e["files"]) for e in manifest["shards"]) + len(extra),
+                sum(int(e["bytes"]) for e in manifest["shards"]) + sum(p.stat().st_size for p in extra))
+    except (OSError, ValueError, LookupError, TypeError, AttributeError):
+        return None
+
+
 def _kept(previous: Path) -> dict[str, tuple[Path, tuple[int, int]]]:
     """The shards of a previous bundle by digest, with the files and bytes its manifest says they hold."""
     try:
