@@ -24,9 +24,10 @@ TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a 
 WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json")
 NETWORK_DATA = "graph.json"  # the co-author network's nodes, ties and places, beside its page
 SOCIAL_CARD = "social-card.png"  # the picture a shared link to any page shows (og:image)
-# An author's or a tag's papers for reference managers: (file name, kind suffix: `author-bib`, `tag-ris`, ...)
-CITATION_FILES = (("papers.bib", "bib"), ("papers.ris", "ris"), ("papers.json", "json"))
 REDIRECT = "author-redirect"  # the kind of a person's other spelling's page: no sitemap, no feed, no search
+# The sitemap protocol's most URLs a file: past it, sitemap.xml is an index of sitemap-1.xml, sitemap-2.xml, ...
+SITEMAP_LIMIT = 50_000
+SITEMAP_INDEX = "sitemap-index"  # its kind
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ def home_page(number: int) -> str:
 
 def plan(site: Site) -> tuple[PageSpec, ...]:
     """Every file of the site, in a stable order, as the renderer takes them."""
-    return tuple(PageSpec(*row, shape=shape(site, row[1])) for row in site_rows(site))
+    return tuple(PageSpec(*row, shape=shape(site, row[1], row[2])) for row in site_rows(site))
 
 
 def site_rows(site: Site) -> Iterator[Row]:
@@ -83,13 +84,32 @@ def site_rows(site: Site) -> Iterator[Row]:
                 bool(site.queue), site.has_rising, site.redirects)
 
 
-def shape(site: Site, kind: str) -> tuple[Any, ...]:
-    """What the recently-added page and the sitemap take from their spec; nothing for any other kind."""
+def shape(site: Site, kind: str, key: str = "") -> tuple[Any, ...]:
+    """What the recently-added page and the sitemaps take from their spec; nothing for any other kind."""
     if kind == "recent":
         return site.recent[:RECENT_SIZE], len(site.recent), len(site.order)
-    if kind == "sitemap":
-        return tuple(html_pages(site))
+    if kind in ("sitemap", SITEMAP_INDEX):
+        return sitemap_pages(tuple(html_pages(site)), kind, key)
     return ()
+
+
+def sitemap_pages(pages: tuple[str, ...], kind: str, key: str) -> tuple[str, ...]:
+    """The pages a sitemap lists: all of them (one sitemap.xml, or the index, which dates each file by its
+    pages), or the `key`th run of SITEMAP_LIMIT of them (sitemap-`key`.xml)."""
+    if kind == "sitemap" and key:
+        start = (int(key) - 1) * SITEMAP_LIMIT
+        return pages[start : start + SITEMAP_LIMIT]
+    return pages
+
+
+def sitemap_rows(pages: int) -> Iterator[Row]:
+    """sitemap.xml for up to SITEMAP_LIMIT pages; past it, sitemap.xml is the index of the files that list them."""
+    if pages <= SITEMAP_LIMIT:
+        yield "sitemap.xml", "sitemap", "", "sitemap.xml"
+        return
+    files = -(-pages // SITEMAP_LIMIT)
+    yield "sitemap.xml", SITEMAP_INDEX, str(files), "sitemap-index.xml"
+    yield from ((f"sitemap-{n}.xml", "sitemap", str(n), "sitemap.xml") for n in range(1, files + 1))
 
 
 def html_pages(site: Site) -> Iterator[str]:
@@ -127,6 +147,21 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
     What a page shows is recorded when it renders (see sitegen/pipeline/steps/outputs.py); this
     says only which files there are and how each is made.
     """
+    listed = 0  # the pages the sitemap lists: every index.html but a redirect
+    for row in _pages_and_files(order, authors, tags, categories, years, pages, queue, rising, redirects):
+        listed += row[0].endswith("index.html") and row[1] != REDIRECT
+        yield row
+    yield from sitemap_rows(listed)
+    yield from (("404.html", "404", "", "404.html"), ("robots.txt", "robots", "", ""),
+                (SOCIAL_CARD, "social-card", "", ""), (".nojekyll", "nojekyll", "", ""))
+    if domain:
+        yield "CNAME", "cname", "", ""
+
+
+def _pages_and_files(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], categories: Iterable[str],
+                     years: Iterable[str], pages: int, queue: bool, rising: bool,
+                     redirects: Iterable[tuple[str, str]]) -> Iterator[Row]:
+    """`rows` up to the sitemap: the pages and the files beside them."""
     yield from ((home_page(n), "home", str(n), "index.html") for n in range(1, pages + 1))
     for slug in order:
         route = layout.paper(slug)
@@ -139,14 +174,12 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
         route = layout.author(slug)
         yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,
                     "feed.xml"))
-        yield from ((f"{route}{name}", f"author-{kind}", slug, "") for name, kind in CITATION_FILES)
     yield from ((author_page(slug), REDIRECT, to, "redirect.html") for slug, to in redirects)
     yield "tags/index.html", "tags", "", "tags.html"
     for slug in tags:
         route = layout.tag(slug)
         yield from ((f"{route}index.html", "tag", slug, "tag.html"), (f"{route}feed.xml", "tag-feed", slug,
                     "feed.xml"))
-        yield from ((f"{route}{name}", f"tag-{kind}", slug, "") for name, kind in CITATION_FILES)
     yield "categories/index.html", "categories", "", "categories.html"
     yield from ((category_page(slug), "category", slug, "tag.html") for slug in categories)
     yield "timeline/index.html", "timeline", "", "timeline.html"
@@ -159,8 +192,4 @@ def rows(order: Iterable[str], authors: Iterable[str], tags: Iterable[str], cate
         yield f"{layout.RISING}index.html", "rising", "", "rising.html"
     yield "feed.xml", "feed", "", "feed.xml"
     yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
-    yield from (("search/index.html", "search", "", "search.html"), ("sitemap.xml", "sitemap", "", "sitemap.xml"),
-                ("404.html", "404", "", "404.html"), ("robots.txt", "robots", "", ""),
-                (SOCIAL_CARD, "social-card", "", ""), (".nojekyll", "nojekyll", "", ""))
-    if domain:
-        yield "CNAME", "cname", "", ""
+    yield "search/index.html", "search", "", "search.html"

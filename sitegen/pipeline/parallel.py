@@ -28,7 +28,7 @@ CHUNK = 250
 # handed out first and one at a time, so they spread over the workers and none is left running
 # alone at the end (last in the plan, they kept one worker busy for 6 s while the other waited).
 WHOLE_LIST = frozenset(name.replace(".", "-") for name in routes.WHOLE_LIST_FILES)  # their kinds
-LARGE = WHOLE_LIST | {"sitemap", "authors"}
+LARGE = WHOLE_LIST | {"sitemap", routes.SITEMAP_INDEX, "authors"}
 # Kinds that render the same per-paper pieces: list items at one link depth, short feed entries,
 # BibTeX and RIS entries. A worker renders each piece it needs once, so a family kept on one
 # worker renders its pieces once, where spread over two it rendered most of them twice (6 s of
@@ -36,12 +36,12 @@ LARGE = WHOLE_LIST | {"sitemap", "authors"}
 # A paper's page shows its BibTeX entry.
 FAMILIES = {"author": "items", "tag": "items", "category": "items", "year": "items", "home": "home",
             "author-feed": "feeds", "tag-feed": "feeds",
-            "paper": "bib", "cite-bib": "bib", "author-bib": "bib", "tag-bib": "bib", "reading-list-bib": "bib",
-            "cite-ris": "ris", "reading-list-ris": "ris", "author-ris": "ris", "tag-ris": "ris"}
+            "paper": "bib", "cite-bib": "bib", "reading-list-bib": "bib",
+            "cite-ris": "ris", "reading-list-ris": "ris"}
 # Rough cost of one file of a kind, in microseconds at 10,000 papers, to share families out evenly;
 # a whole-list file costs this much per paper. Misjudged costs only move work to the shared kinds.
 COSTS = {"author": 1200, "paper": 800, "author-feed": 400, "home": 2200, "tag": 2400, "year": 4500,
-         "tag-bib": 2700, "cite-bib": 10, "recent": 7500, "reading-list-json": 80, "papers-json": 50,
+         "cite-bib": 10, "recent": 7500, "reading-list-json": 80, "papers-json": 50,
          "reading-list-bib": 8, "reading-list-ris": 8}
 DEFAULT_COST = 100
 # How long a worker may take to exit once told to stop before it is terminated.

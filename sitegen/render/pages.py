@@ -124,7 +124,7 @@ def _author(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, An
             "profile_category": categories.display_name(author.profile.category)
             if author.profile and author.profile.category else "",
             "profile_links": profile_links(author.name, author.profile),
-            "feed_url": f"authors/{author.slug}/feed.xml", "citation_files": citation_files(f"authors/{author.slug}/")}
+            "feed_url": f"authors/{author.slug}/feed.xml", "cite_name": author.slug, "cite_papers": author.papers}
 
 
 def _redirect(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -171,10 +171,9 @@ def _tag(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
         tag: Tag = next(c for c in site.categories if c.slug == spec.key)
         related_tag = site.tag_index.get(tag.slug)
         feed = f"tags/{tag.slug}/feed.xml" if related_tag else "feed.xml"
-        files = citation_files(f"tags/{tag.slug}/") if related_tag else ()
     else:
         tag = site.tag_index[spec.key]
-        feed, files = f"tags/{tag.slug}/feed.xml", citation_files(f"tags/{tag.slug}/")
+        feed = f"tags/{tag.slug}/feed.xml"
     details = None if tag.is_category else site.config.tag(tag.name)  # its label, description, keywords
     heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
     heading = details.label if details and details.label else heading
@@ -182,16 +181,7 @@ def _tag(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
             "description": details.description if details and details.description else
             f"Papers tagged {tag.name} on {site.config.title}.",
             "tag": tag, "tag_details": details, "items": r.items(tag.papers, root), "feed_url": feed,
-            "bib_url": files[0][1] if files else None, "citation_files": files}
-
-
-# An author's or a tag's papers for reference managers (routes.CITATION_FILES), as linked beside their feed
-CITATION_LABELS = (("papers.bib", "BibTeX"), ("papers.ris", "RIS"), ("papers.json", "CSL-JSON"))
-
-
-def citation_files(route: str) -> tuple[tuple[str, str], ...]:
-    """(label, path from the site root) of each citation file of an author's or a tag's papers."""
-    return tuple((label, f"{route}{name}") for name, label in CITATION_LABELS)
+            "cite_name": tag.slug, "cite_papers": tag.papers}
 
 
 def _categories(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -264,6 +254,6 @@ BUILDERS = {
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
     "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect, "network": network.page_context,
     "search": _simple("Search"), "404": _simple("Page not found"),
-    "sitemap": sitemap.context,
+    "sitemap": sitemap.context, routes.SITEMAP_INDEX: sitemap.index_context,
 }
 

@@ -139,12 +139,6 @@ class Renderer:
                                                    self.bib_entries).encode(),
             "cite-ris": lambda s: citations.ris([self.site.papers[s.key]], self.site.config, self._ris).encode(),
             "cite-json": lambda s: citations.csl_json([self.site.papers[s.key]], self.site.config).encode(),
-            "author-bib": lambda s: self._bibliography(self.site.author_index[s.key].papers),
-            "tag-bib": lambda s: self._bibliography(self.site.tag_index[s.key].papers),
-            "author-ris": lambda s: self._ris_file(self.site.author_index[s.key].papers),
-            "tag-ris": lambda s: self._ris_file(self.site.tag_index[s.key].papers),
-            "author-json": lambda s: self._csl_file(self.site.author_index[s.key].papers),
-            "tag-json": lambda s: self._csl_file(self.site.tag_index[s.key].papers),
             "reading-list-bib": lambda s: self._joined("bib", citations.bib_entry, b"", b"\n", b"", b""),
             "reading-list-ris": lambda s: self._joined("ris", citations.ris_entry, b"", b"", b"", b""),
             "reading-list-json": lambda s: self._joined("csl", citations.csl_line, b"[\n", b",\n", b"\n]\n",
@@ -180,18 +174,6 @@ class Renderer:
             data += line.encode("utf-8")
         data += suffix
         return data
-
-    def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
-        """A .bib file of these papers, each entry made once per renderer (and shared with reading-list.bib)."""
-        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self.bib_entries).encode()
-
-    def _ris_file(self, slugs: tuple[str, ...]) -> bytes:
-        """An .ris file of these papers, each record made once per renderer (and shared with reading-list.ris)."""
-        return citations.ris_of(slugs, self.site.papers, self.site.config, self._ris).encode()
-
-    def _csl_file(self, slugs: tuple[str, ...]) -> bytes:
-        """A CSL-JSON file of these papers, each line made once per renderer (and shared with reading-list.json)."""
-        return citations.csl_json_of(slugs, self.site.papers, self.site.config, self._csl).encode()
 
     def render(self, spec: PageSpec) -> bytes | bytearray:
         """The bytes of one output file; template errors name the template file and line."""

@@ -33,8 +33,8 @@ PIECES: dict[str, Callable[[Paper, Any], str]] = {"bib": citations.bib_entry, "r
                                                   "lastmod": sitemap.lastmod}
 # The part of the site a kind of page belongs to: its page exists while that part does
 OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json": "paper", "author": "author",
-         "author-feed": "author", "author-bib": "author", "author-ris": "author", "author-json": "author",
-         "tag": "tag", "tag-feed": "tag", "tag-bib": "tag", "tag-ris": "tag", "tag-json": "tag",
+         "author-feed": "author",
+         "tag": "tag", "tag-feed": "tag",
          "category": "category", "year": "year", routes.REDIRECT: "author"}
 
 
@@ -179,9 +179,6 @@ class EngineRenderer(_Bound, Renderer):
     def feed_entry(self, paper: Paper, full_text: bool) -> Markup:
         return Markup(self._ctx.get("feed_entry", (paper.slug, full_text)))
 
-    def _bibliography(self, slugs: tuple[str, ...]) -> bytes:
-        return citations.bibtex_of(slugs, self.site.papers, self.site.config, self.bib_entries).encode()
-
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytearray:
         order = self.site.order
@@ -260,7 +257,7 @@ class Outputs:
             return GONE
         if template:
             ctx.get("template", template)
-        spec = PageSpec(output, kind, part_key, template, shape=self._shape(ctx, kind))
+        spec = PageSpec(output, kind, part_key, template, shape=self._shape(ctx, kind, part_key))
         with self._renderer(ctx) as renderer:
             return bytes(renderer.render(spec))
 
@@ -273,12 +270,13 @@ class Outputs:
         finally:
             renderer.unbind()
 
-    def _shape(self, ctx: Context, kind: str) -> tuple[Any, ...]:
-        """The two kinds whose pages take data from their spec: the recent page and the sitemap."""
+    def _shape(self, ctx: Context, kind: str, key: str) -> tuple[Any, ...]:
+        """The kinds whose pages take data from their spec: the recent page and the sitemaps."""
         if kind == "recent":
             recent = ctx.get("recent")
             return recent[: routes.RECENT_SIZE], len(recent), len(ctx.get("order"))
-        if kind == "sitemap":
-            return tuple(row[0] for row in ctx.get("plan")
-                         if row[0].endswith("index.html") and row[1] != routes.REDIRECT)
+        if kind in ("sitemap", routes.SITEMAP_INDEX):
+            pages = tuple(row[0] for row in ctx.get("plan")
+                          if row[0].endswith("index.html") and row[1] != routes.REDIRECT)
+            return routes.sitemap_pages(pages, kind, key)
         return ()

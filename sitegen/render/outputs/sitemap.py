@@ -34,6 +34,18 @@ def context(r: PageTools, site: Site, spec: routes.PageSpec, root: str) -> dict[
     return {"pages": pages, "urls": [url for url, _ in pages]}
 
 
+def index_context(r: PageTools, site: Site, spec: routes.PageSpec, root: str) -> dict[str, Any]:
+    """The sitemap index's `sitemaps`, (absolute URL, lastmod) of each sitemap-N.xml: the newest of its pages."""
+    dates = page_dates(site, _days(r, site))
+    newest = max(dates.values(), default="")
+    pages, size = spec.shape, routes.SITEMAP_LIMIT
+    sitemaps = []
+    for n, start in enumerate(range(0, len(pages), size), 1):
+        days = [dates.get(out, newest) for out in pages[start : start + size]]
+        sitemaps.append((site.config.absolute(f"sitemap-{n}.xml"), max(days, default="")))
+    return {"sitemaps": sitemaps}
+
+
 def _days(r: PageTools, site: Site) -> dict[str, str]:
     """Each paper's `lastmod`, through the renderer's cache of them (the engine's per-paper steps)."""
     cache, papers, config = r.lastmods, site.papers, site.config

@@ -1,58 +1,103 @@
-"""Every tag and author offers its papers as BibTeX, RIS and CSL-JSON, linked from its page beside the feed."""
+"""Every author, tag and category page offers its papers as BibTeX, RIS and CSL-JSON beside its feed.
+
+No file per author or tag is published (they were half the bytes of a large site): the page's "Cite them"
+buttons fetch each paper's own citation files and join them in the browser, as the whole list's files join them.
+Tested in Chromium over HTTP: each download is byte for byte the file the server used to write, and each
+format's own reader finds the page's papers in it, in the page's order.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from pathlib import Path
 
 import bibtexparser
+import pytest
 import rispy
+from playwright.sync_api import Browser
 
-from ...conftest import BuiltSite
-from ...html_tools import committed_entries, main_of, read_html
-from .test_citations import parse_bib, slugs_by_key
+from sitegen.common.errors import Report
+from sitegen.content import config as site_config
+from sitegen.content.loader import load_content
+from sitegen.model import model
+from sitegen.model.site import Site
+from sitegen.pipeline.build import build
+from sitegen.render.outputs import citations
+from tests.support import RecordedPage, SiteURL, open_page, serve_directory
 
+from ...site_factory import copy_site
 
-def papers_by_format(site: BuiltSite, folder: str) -> dict[str, list[str]]:
-    """The slugs each citation file of a tag or an author holds, in order, read by each format's own reader."""
-    slug = slugs_by_key(site.output)
-    bib = bibtexparser.parse_string(site.text(f"{folder}/papers.bib"))
-    assert bib.failed_blocks == []
-    return {"bib": [slug[e.key] for e in bib.entries],
-            "ris": [slug[r["id"]] for r in rispy.loads(site.text(f"{folder}/papers.ris"))],
-            "json": [slug[i["id"]] for i in json.loads(site.text(f"{folder}/papers.json"))]}
-
-
-def test_every_tag_and_author_has_its_papers_in_all_three_formats_in_one_order(built_site: BuiltSite) -> None:
-    folders = sorted(p.parent.relative_to(built_site.output).as_posix()
-                     for p in [*built_site.output.glob("tags/*/index.html"),
-                               *built_site.output.glob("authors/*/index.html")])
-    kinds = built_site.result.pages_by_kind
-    assert len(folders) == kinds["tag"] + kinds["author"] == kinds["tag-ris"] + kinds["author-json"] > 50
-    for folder in folders:
-        found = papers_by_format(built_site, folder)
-        assert found["ris"] == found["bib"] == found["json"] and found["bib"], folder
+BASE = "https://example.github.io/reading-list/"
 
 
-def test_a_tags_files_hold_exactly_its_papers_with_the_records_of_the_whole_list(built_site: BuiltSite) -> None:
-    entries = committed_entries()
-    found = papers_by_format(built_site, "tags/compilers")
-    assert set(found["ris"]) == {s for s, m in entries.items() if "compilers" in (m.get("tags") or [])}
-    whole = {r["id"]: r for r in rispy.loads(built_site.text("reading-list.ris"))}
-    for record in rispy.loads(built_site.text("tags/compilers/papers.ris")):
-        assert record == whole[record["id"]]
-    items = {i["id"]: i for i in json.loads(built_site.text("reading-list.json"))}
-    for item in json.loads(built_site.text("authors/vima-gupta/papers.json")):
-        assert item == items[item["id"]]
-    assert [e.key for e in parse_bib(built_site.output / "authors/vima-gupta/papers.bib").entries] == [
-        i["id"] for i in json.loads(built_site.text("authors/vima-gupta/papers.json"))]
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Site, Path, SiteURL]]:
+    root = copy_site(tmp_path_factory.mktemp("bundles") / "site")
+    output = root.parent / "public"
+    build(root, output, BASE, search=False)
+    site = model.build_site(site_config.load(root, BASE), load_content(root, Report()), False)
+    with serve_directory(output, "/reading-list/") as url:
+        yield site, output, url
 
 
-def test_tag_and_author_pages_link_the_three_files_beside_the_feed(built_site: BuiltSite) -> None:
-    for page in ("tags/compilers/index.html", "authors/vima-gupta/index.html"):
-        links = {a.text: a.get("href") for a in main_of(read_html(built_site.output / page)).iter("a")
-                 if a.get("download") is not None}
-        assert links == {"BibTeX": "../../" + page.replace("index.html", "papers.bib"),
-                         "RIS": "../../" + page.replace("index.html", "papers.ris"),
-                         "CSL-JSON": "../../" + page.replace("index.html", "papers.json")}, page
-        for href in links.values():
-            assert (built_site.output / page).parent.joinpath(href).resolve().is_file()
+@pytest.fixture
+def page(browser: Browser) -> Iterator[RecordedPage]:
+    with open_page(browser) as recorded:
+        yield recorded
+
+
+def _download(page: RecordedPage, label: str) -> tuple[str, str]:
+    with page.expect_download() as caught:
+        page.locator(".cite-bundle").get_by_role("button", name=label, exact=True).click()
+    download = caught.value
+    return download.suggested_filename, Path(download.path()).read_text(encoding="utf-8")
+
+
+PAGES = [("authors/vima-gupta/", "vima-gupta", "author"), ("tags/compilers/", "compilers", "tag"),
+         ("categories/cs-lg/", "cs-lg", "category")]
+
+
+@pytest.mark.parametrize(("route", "slug", "kind"), PAGES)
+def test_each_format_downloads_the_pages_papers_as_the_server_wrote_them(
+        page: RecordedPage, served: tuple[Site, Path, SiteURL], route: str, slug: str, kind: str) -> None:
+    site, output, url = served
+    group = {"author": site.author_index, "tag": site.tag_index}.get(kind) or {c.slug: c for c in site.categories}
+    slugs = group[slug].papers
+    assert len(slugs) >= 2
+    page.goto(url.url(route), wait_until="load")
+    assert page.locator(".cite-bundle").is_visible()
+    config = site.config
+    expected = {"BibTeX": (f"{slug}.bib", citations.bibtex_of(slugs, site.papers, config)),
+                "RIS": (f"{slug}.ris", citations.ris_of(slugs, site.papers, config)),
+                "CSL-JSON": (f"{slug}.json", citations.csl_json_of(slugs, site.papers, config))}
+    got = {label: _download(page, label) for label in expected}
+    assert got == expected
+    keys = [site.papers[s].cite_key for s in slugs]
+    library = bibtexparser.parse_string(got["BibTeX"][1])
+    assert library.failed_blocks == [] and [e.key for e in library.entries] == keys
+    assert [r["id"] for r in rispy.loads(got["RIS"][1])] == keys
+    assert [i["id"] for i in json.loads(got["CSL-JSON"][1])] == keys
+    assert not list(output.glob("authors/*/papers.*")) and not list(output.glob("tags/*/papers.*"))
+    assert page.problems == []
+
+
+def test_a_paper_whose_file_is_missing_says_so_and_saves_nothing(
+        page: RecordedPage, served: tuple[Site, Path, SiteURL]) -> None:
+    url = served[2]
+    page.route("**/cite.ris", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(url.url("authors/vima-gupta/"), wait_until="load")
+    downloads: list[object] = []
+    page.on("download", lambda download: downloads.append(download))
+    page.locator(".cite-bundle").get_by_role("button", name="RIS", exact=True).click()
+    status = page.locator(".cite-status")
+    status.filter(has_text="could not gather every citation").wait_for()
+    assert downloads == [] and page.locator(".cite-bundle button[data-format=ris]").is_enabled()
+
+
+def test_without_scripts_nothing_is_offered_that_cannot_work(browser: Browser,
+                                                               served: tuple[Site, Path, SiteURL]) -> None:
+    """Each paper's page keeps its own citation files; the page shows no buttons it cannot honour."""
+    with open_page(browser, java_script_enabled=False) as page:
+        page.goto(served[2].url("tags/compilers/"), wait_until="load")
+        assert page.locator(".cite-bundle").count() == 1 and not page.locator(".cite-bundle").is_visible()
