@@ -189,14 +189,27 @@ def _serve(conn: Connection, parent: int, inherited: list[Connection]) -> None:
     forked = getattr(_worker[0], "forked", None) if _worker is not None else None
     if forked is not None:
         forked()
-    while (chunk := conn.recv()) is not None:
-        try:
-            conn.send(_render_chunk(_from_wire(chunk)))
-        except Exception as exc:  # any failure is the parent's to raise
+    try:
+        while (chunk := conn.recv()) is not None:
             try:
-                conn.send(exc)
-            except Exception:  # an exception that cannot be pickled: send its text
-                conn.send(RuntimeError(traceback.format_exc()))
+                result: object = _render_chunk(_from_wire(chunk))
+            except Exception as exc:  # any failure is the parent's to raise
+                result = exc
+            _send(conn, result)
+    except (BrokenPipeError, ConnectionResetError, EOFError):
+        return  # the parent stopped listening (another worker's failure came first): it has the error to show
+
+
+def _send(conn: Connection, result: object) -> None:
+    """A chunk's result, or its failure; a failure that cannot be pickled as its text."""
+    try:
+        conn.send(result)
+    except (BrokenPipeError, ConnectionResetError):
+        raise
+    except Exception:
+        if not isinstance(result, BaseException):
+            raise
+        conn.send(RuntimeError("".join(traceback.format_exception(result))))
 
 
 def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...]], stage: Stage,

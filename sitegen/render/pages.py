@@ -124,7 +124,8 @@ def _author(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, An
             "profile_category": categories.display_name(author.profile.category)
             if author.profile and author.profile.category else "",
             "profile_links": profile_links(author.name, author.profile),
-            "feed_url": f"authors/{author.slug}/feed.xml", "cite_name": author.slug, "cite_papers": author.papers}
+            "feed_url": f"authors/{author.slug}/feed.xml", "cite_name": author.slug, "cite_papers": author.papers,
+            **NO_CITATION_FILES}
 
 
 def _redirect(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
@@ -181,7 +182,12 @@ def _tag(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
             "description": details.description if details and details.description else
             f"Papers tagged {tag.name} on {site.config.title}.",
             "tag": tag, "tag_details": details, "items": r.items(tag.papers, root), "feed_url": feed,
-            "cite_name": tag.slug, "cite_papers": tag.papers}
+            "cite_name": tag.slug, "cite_papers": tag.papers, **NO_CITATION_FILES}
+
+
+# Themes written when authors and tags had citation files of their own link them from `citation_files`: empty now
+# (the papers are cited through `cite_papers`, see partials/cite-bundle.html), so such a theme still builds.
+NO_CITATION_FILES: dict[str, Any] = {"citation_files": (), "bib_url": None}
 
 
 def _categories(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:

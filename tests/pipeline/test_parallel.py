@@ -247,3 +247,16 @@ def test_a_throwaway_build_renders_the_same_site_with_workers_sending_back_no_re
     assert tree_bytes(tmp_path / "thrown") == tree_bytes(tmp_path / "kept")
     build(root, tmp_path / "kept-again", search=False, jobs=2)
     assert sent and all(sent)  # a kept build's workers do send their records back
+
+
+@pytest.mark.usefixtures("forked")
+def test_workers_left_behind_by_a_failure_leave_quietly(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         capfd: pytest.CaptureFixture[str]) -> None:
+    """Every worker fails; the parent raises the first failure and stops listening, and the others, finding no
+    one to tell, leave without a traceback on the terminal (the user sees one error, never a worker's stack)."""
+    root = copy_site(tmp_path / "site", papers=30)
+    monkeypatch.setattr(Renderer, "render", _failing_render("paper", "raise"))
+    for _ in range(3):
+        with pytest.raises(LookupError):
+            build(root, tmp_path / "public", search=False, jobs=2, use_cache=False)
+    assert "Traceback" not in capfd.readouterr().err
