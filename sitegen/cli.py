@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .common.errors import Report
-from .console import failures, print_diagnostics, progress_line, render_bar, rich_console, say
+from .console import build_stages, failures, print_diagnostics, progress_line, render_bar, rich_console, say
 from .content import config as site_config
 
 if TYPE_CHECKING:
@@ -228,7 +228,7 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
     """Build the static site into public/ (atomically: all of it or none of it)."""
     from .pipeline.build import build
 
-    with failures(), render_bar() as progress:
+    with failures(), build_stages() as progress:
         site_config.require(root)
         result = build(root, output, base_url, drafts, progress=progress, search=not no_search, jobs=jobs,
                        use_cache=not no_cache)

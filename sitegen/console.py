@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -103,3 +104,61 @@ def render_bar(label: str = "Rendering") -> Iterator[Callable[[int, int], None] 
     with Progress(*columns, console=rich_console(stderr=True), transient=True) as bar:
         task = bar.add_task("render", total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+class StageLines:
+    """A build's progress where no one watches it live (a log, CI, `nohup`): a line as each named stage ends,
+    with its time, and a line every PERIOD seconds of a long stage's count."""
+
+    PERIOD = 15.0
+
+    def __init__(self) -> None:
+        self._name = ""
+        self._started = self._said = time.perf_counter()
+
+    def stage(self, name: str) -> None:
+        self.end()
+        self._name, self._started = name, time.perf_counter()
+        self._said = self._started
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if now - self._said >= self.PERIOD and done < total:
+            say(f"{self._name}: {done:,} of {total:,} files, {now - self._started:.0f} s so far", stderr=True)
+            self._said = now
+
+    def end(self) -> None:
+        if self._name:
+            say(f"{self._name}: {time.perf_counter() - self._started:.1f} s", stderr=True)
+        self._name = ""
+
+
+class _StageBar:
+    """The same on a terminal: one transient bar, its label the stage in hand."""
+
+    def __init__(self, bar: Any, task: Any):
+        self._bar, self._task = bar, task
+
+    def stage(self, name: str) -> None:
+        self._bar.update(self._task, description=name, completed=0, total=None)
+
+    def __call__(self, done: int, total: int) -> None:
+        self._bar.update(self._task, completed=done, total=total)
+
+
+@contextmanager
+def build_stages() -> Iterator[StageLines | _StageBar]:
+    """What `sitegen build` reports as it goes: its stages (parse, model, render, search, write) on a terminal's
+    bar, or as plain lines elsewhere."""
+    if not on_terminal():
+        lines = StageLines()
+        try:
+            yield lines
+        finally:
+            lines.end()
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=rich_console(stderr=True), transient=True) as bar:
+        yield _StageBar(bar, bar.add_task("build", total=None))

@@ -6,6 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from sitegen.console import StageLines
+
 from .site_factory import copy_site, tree_bytes
 
 PROGRAM = [sys.executable, "-c", "import sys; sys.argv[0] = 'sitegen'; from sitegen.cli import run; run()"]
@@ -65,3 +69,29 @@ def test_a_root_that_does_not_exist_is_an_error_and_nothing_is_created(tmp_path:
         assert done.returncode == 2, (command, done.stdout, done.stderr)
         assert str(missing) in done.stderr and "does not exist" in done.stderr, command
     assert not missing.exists()
+
+
+def test_a_build_logged_to_a_file_says_each_stage_with_its_time(tmp_path: Path) -> None:
+    """Not on a terminal (a log, CI): one plain line as each stage ends, in order, on stderr."""
+    root = copy_site(tmp_path / "site", papers=12)
+    done = _sitegen("build", "--root", str(root), "--no-search")
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["parse", "model", "render", "write"], done.stderr
+    assert all(line.endswith(" s") and float(line.split(": ")[1][:-2]) >= 0 for line in lines)
+    again = _sitegen("build", "--root", str(root), "--no-search")  # an update in place: no stages to tell
+    assert again.returncode == 0 and again.stderr == ""
+
+
+def test_a_long_stage_says_how_far_it_got_now_and_then(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(StageLines, "PERIOD", 0.0)
+    lines = StageLines()
+    lines.stage("render")
+    lines(1_200, 10_000)
+    lines(10_000, 10_000)  # done: the stage's own line says it
+    lines.stage("write")
+    lines.end()
+    said = capsys.readouterr().err.splitlines()
+    assert said[0].startswith("render: 1,200 of 10,000 files, ") and said[0].endswith(" s so far")
+    assert [s.split(":")[0] for s in said[1:]] == ["render", "write"] and len(said) == 3

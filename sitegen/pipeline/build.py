@@ -82,6 +82,9 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         if search:
             from ..publish.search import BUNDLE
             from ..publish.search import index as search_index
+            from .parallel import stage as begin
+
+            begin(progress, "search")
 
             previous = output / BUNDLE
             indexed.append(search_index(stage.path / BUNDLE, search_records(engine),

@@ -112,12 +112,15 @@ class SiteEngine:
         """
         from .page_renderer import PageRenderer
         from .parallel import render_all  # forking machinery an edit has no need of
+        from .parallel import stage as begin
 
         change = EngineChange(full=True)
         with self.engine.transaction():
+            begin(progress, "parse")
             prefetch(self.engine, self.root, self.cache, jobs)
             saver = Forked(partial(_save_entries, self.cache))  # beside the rendering, always waited for
             try:
+                begin(progress, "model")
                 _before_forking(self.engine)
                 rows = self.engine.get("plan")
                 plan = {row[0]: row for row in rows}
@@ -125,11 +128,13 @@ class SiteEngine:
                 renderer = PageRenderer(self.engine, len(self.engine.get("order")), self.engine.memo.encode,
                                         remember=not self.throwaway)
                 with staged(self.output) as stage:
+                    begin(progress, "render")
                     render_all(renderer, lambda: tuple(PageSpec(*row) for row in rows), stage, jobs, progress)  # type: ignore[arg-type]
                     for name, path in static.items():
                         stage.copy(f"{STATIC_PREFIX}{name}", path)
                     change.removed_count = stale_count(self.output, stage.files)
                     self.finishing(stage, self)
+                    begin(progress, "write")
             finally:
                 saver.result()
         self.pending = {}
