@@ -58,8 +58,9 @@ def _copy(corpus: Path, checkout: Path, site: Path) -> None:
 
 
 def _edits(site: Path, entry: Path, kind: str, n: int, original: str) -> None:
-    if kind == "notes":
-        entry.write_text(run.body_edit(original, n), encoding="utf-8")
+    if kind == "notes":  # the notes alone: the title stays as the last round's title edit left it
+        edited = run.body_edit(original, n)
+        entry.write_text(run.title_edit(edited, n - 1) if n > 1 else edited, encoding="utf-8")
     elif kind == "title":
         entry.write_text(run.title_edit(run.body_edit(original, n), n), encoding="utf-8")
     elif kind == "new":
