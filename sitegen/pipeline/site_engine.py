@@ -63,6 +63,26 @@ class EngineChange:
         return bool(self.written) and all(w.endswith(".css") for w in self.written)
 
 
+class ReverseEdges:
+    """The memo's reverse edges made in a thread, for a long-lived engine's first update to find ready.
+
+    A cold build records reads without following any back; the first update would make the
+    edges of 1.5 million reads at 10,000 papers (seconds) between a save and its reload.
+    """
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+
+    def start(self, memo: Memo) -> None:
+        self._thread = threading.Thread(target=memo.readers_of, args=(0,), daemon=True, name="sitegen-memo-index")
+        self._thread.start()
+
+    def wait(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
 class SiteEngine:
     """A site's memo and the output folder it keeps up to date."""
 
@@ -80,7 +100,7 @@ class SiteEngine:
         self.on_request, self.write_later = on_request, write_later
         self.pending: dict[str, PageKey] = {}
         self.jobs: int | None = None  # render processes of a full build (None: one per core)
-        self._indexing: threading.Thread | None = None
+        self._edges = ReverseEdges()  # made in a thread after a full build, for the preview's first update
         self._unapplied: set[Path] = set()  # the files of an update that failed, applied with the next one
         self.cache = EntryCache(self.root, stored=not throwaway)
         sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions,
@@ -138,8 +158,8 @@ class SiteEngine:
             finally:
                 saver.result()
         self.pending = {}
-        if not self.throwaway:
-            self._index_readers()
+        if self.write_later and not self.throwaway:  # the preview's policy: only a long-lived engine updates next
+            self._edges.start(self.engine.memo)
         change.rendered = len(plan)
         change.kinds.update(row[1] for row in rows)
         change.kinds["static"] += len(static)
@@ -151,25 +171,6 @@ class SiteEngine:
 
     full = build  # what the preview calls it
 
-    def _index_readers(self) -> None:
-        """Make the memo's reverse edges in a thread, for a long-lived engine's first update to find ready.
-
-        A cold build records reads without following any back; the first update would make
-        the edges of 1.5 million reads at 10,000 papers (seconds) between a save and its reload.
-        """
-        if not self.write_later:  # the preview's policy: a build in a process of its own has no first update
-            return
-        thread = threading.Thread(target=self.engine.memo.readers_of, args=(0,), daemon=True,
-                                  name="sitegen-memo-index")
-        thread.start()
-        self._indexing = thread
-
-    def _indexed(self) -> None:
-        """Wait for the reverse edges (see `_index_readers`)."""
-        if self._indexing is not None:
-            self._indexing.join()
-            self._indexing = None
-
     # -- after edits --------------------------------------------------------------
     def update(self, changed: Iterable[Path], inputs: Iterable[Key] = (), everything: bool = False) -> EngineChange:
         """Bring the output up to date after these files changed (created, edited or deleted).
@@ -179,7 +180,7 @@ class SiteEngine:
         Settings and theme folders reach every page: their update renders the site again,
         staged and swapped in, as a build does; so does `everything` (an output not as left).
         """
-        self._indexed()
+        self._edges.wait()
         # the files of a failed update are still changed: the memo was left as it was before them
         changed = sorted({path if path.is_absolute() else self.root / path for path in changed} | self._unapplied)
         self._unapplied = set(changed)
@@ -237,7 +238,7 @@ class SiteEngine:
         wanted = sorted(self.pending if outputs is None else {out for out in outputs if out in self.pending})
         if not wanted:
             return EngineChange()
-        self._indexed()
+        self._edges.wait()
         with self.engine.transaction():
             fresh = {out: self.engine.get("page", self.pending[out]) for out in wanted}
             change = self._write(fresh, set(), self.plan, self.static, None)

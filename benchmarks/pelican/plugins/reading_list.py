@@ -6,8 +6,7 @@
 - Per-paper fragments memoized for the build, as sitegen renders each once and reuses it: list items (per heading
   level), BibTeX, RIS and CSL-JSON entries (Jinja globals `item`, `bibtex`, `ris`, `csl_line`, …).
 - Files Pelican has no page kind for, written through Pelican's Writer (article_writer_finalized): cite.bib,
-  cite.ris and cite.json next to each paper's page, papers.bib next to each author's and tag's page, the
-  recently-added feed, and .nojekyll.
+  cite.ris and cite.json next to each paper's page, the recently-added feed, and .nojekyll.
 - Feeds like sitegen's (get_writer): absolute links, the abstract in the site and recently-added feeds, the
   summary and at most TERM_FEED_MAX_ITEMS entries in author and tag feeds, no notes.
 """
@@ -332,16 +331,13 @@ def build_model(generator: ArticlesGenerator) -> None:
 
 # -- output ------------------------------------------------------------------------------------------------------------
 def write_files(generator: ArticlesGenerator, writer: Writer) -> None:
-    """Per-paper citation files, per-author and per-tag papers.bib, the recently-added feed and .nojekyll."""
+    """Per-paper citation files, the recently-added feed and .nojekyll."""
     context, settings = generator.context, generator.settings
-    templates = {name: generator.env.get_template(name) for name in ("cite.bib", "cite.ris", "cite.json", "term.bib")}
+    templates = {name: generator.env.get_template(name) for name in ("cite.bib", "cite.ris", "cite.json")}
     for article in generator.articles:
         folder = os.path.dirname(article.save_as)
         for name in ("cite.bib", "cite.ris", "cite.json"):
             writer.write_file(f"{folder}/{name}", templates[name], context, article=article)
-    for term, papers in chain(generator.authors, generator.tags.items()):
-        writer.write_file(f"{os.path.dirname(term.save_as)}/papers.bib", templates["term.bib"], context,
-                          articles=papers)
     writer.write_feed(context["rl"].recent_articles, context, settings["RECENT_FEED_ATOM"],
                       feed_title="recently added")
     with open(os.path.join(generator.output_path, ".nojekyll"), "w", encoding="utf-8"):
