@@ -40,7 +40,8 @@ too large to repeat; --no-serve leaves out the serve session):
   edit (`*_page`); after a title edit it then fetches the page of the paper's first author
   and times the save until that arrives showing the new title (`title_listing`), as if the
   curator went there next; the server is stopped with SIGTERM at the end and its peak RSS reported;
-- output: files, bytes, HTML pages and paper pages (papers/*/index.html) of the cold build.
+- output: files, bytes, HTML pages and paper pages (papers/*/index.html) of the cold build, and bytes per paper
+  (what the site costs as the list grows: docs/outputs.md).
 
 The edited entry is the middle one of content/papers/ in name order; it is restored (and the
 site rebuilt, unmeasured) after the CLI edits and after the serve session.
@@ -926,7 +927,8 @@ def markdown(results: dict[str, Any]) -> str:
     """The results as Markdown tables."""
     rows = ["| N | measurement | wall (s) | CPU (s) | peak RSS (MB) | tree RSS (MB) | runs | notes |",
             "|---:|---|---:|---:|---:|---:|---:|---|"]
-    outputs = ["| N | tool | files | HTML pages | paper pages | size (MB) |", "|---:|---|---:|---:|---:|---:|"]
+    outputs = ["| N | tool | files | HTML pages | paper pages | size (MB) | per paper |",
+               "|---:|---|---:|---:|---:|---:|---:|"]
     for size in results["sizes"]:
         n = f"{size['n']:,}"
         s = size["sitegen"]
@@ -981,8 +983,9 @@ def markdown(results: dict[str, Any]) -> str:
             if tool in size and "output" in size[tool]:
                 o = size[tool]["output"]
                 label = "sitegen, search included" if tool == SEARCH else tool
+                per_paper = f"{o['bytes'] / o['paper_pages'] / 1000:,.1f} KB" if o["paper_pages"] else ""
                 outputs.append(f"| {n} | {label} | {o['files']:,} | {o['html_pages']:,} | {o['paper_pages']:,} | "
-                               f"{o['bytes'] / 2**20:,.1f} |")
+                               f"{o['bytes'] / 2**20:,.1f} | {per_paper} |")
     text = "\n".join(rows) + "\n\n" + "\n".join(outputs) + "\n"
     for size in results["sizes"]:
         for tool, name, _ in COMPARED:
