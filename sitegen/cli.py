@@ -12,7 +12,16 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .common.errors import Report
-from .console import build_stages, failures, print_diagnostics, progress_line, render_bar, rich_console, say
+from .console import (
+    build_stages,
+    failures,
+    lookup_progress,
+    on_terminal,
+    print_diagnostics,
+    progress_line,
+    rich_console,
+    say,
+)
 from .content import config as site_config
 
 if TYPE_CHECKING:
@@ -158,18 +167,30 @@ def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: flo
     from .ingest.enrich import report
     from .ingest.enrich.run import run_enrich
 
-    with failures(), render_bar("Looking up") as progress:
+    with failures():
         site_config.require(root)
-        outcome = run_enrich(root, [s.removesuffix(".md") for s in slugs], refresh, delay, sources, dry_run,
-                             progress)
+        try:
+            with lookup_progress() as progress:
+                outcome = run_enrich(root, [s.removesuffix(".md") for s in slugs], refresh, delay, sources, dry_run,
+                                     progress)
+        except KeyboardInterrupt:
+            say("interrupted: the batches written before stay written, and the answers stored are kept; run "
+                "sitegen enrich again to go on", "yellow", stderr=True)
+            sys.exit(130)
         print_diagnostics(outcome.report.items)
-        if outcome.report.has_errors:
-            sys.exit(1)
-        if outcome.resolved or outcome.ambiguous or outcome.unresolved or outcome.skipped:
-            _enrich_table(report.rows(outcome))
+        rows = report.rows(outcome)
+        if rows and on_terminal() and len(rows) <= TABLE_ROWS:
+            _enrich_table(rows)
+        elif rows and report_file is None:
+            say(f"{len(rows):,} entries: add --report FILE for what became of each", "dim")
         if report_file is not None:
             write_atomic(report_file, report.markdown(outcome))
     say(("dry run: " if dry_run else "") + report.summary(outcome))
+    if outcome.report.has_errors:
+        sys.exit(1)
+
+
+TABLE_ROWS = 200  # more entries than this are a report file's job, not a terminal's
 
 
 def _enrich_table(rows: list[tuple[str, str, str]]) -> None:

@@ -162,3 +162,40 @@ def build_stages() -> Iterator[StageLines | _StageBar]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=rich_console(stderr=True), transient=True) as bar:
         yield _StageBar(bar, bar.add_task("build", total=None))
+
+
+def _duration(seconds: float) -> str:
+    """'40 s', '12 min', '1 h 40 min'."""
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    minutes = round(seconds / 60)
+    return f"{minutes} min" if minutes < 60 else f"{minutes // 60} h {minutes % 60} min"
+
+
+class LookupLines:
+    """`sitegen enrich`'s progress where no one watches it live: a plain line every PERIOD seconds,
+    `1,200/10,000 · 1,130 resolved · 14 doubtful · ETA 1 h 40 min`."""
+
+    PERIOD = 30.0
+
+    def __init__(self) -> None:
+        self._started = self._said = time.perf_counter()
+
+    def __call__(self, done: int, total: int, resolved: int, doubtful: int) -> None:
+        now = time.perf_counter()
+        if now - self._said < self.PERIOD or done >= total:
+            return
+        self._said = now
+        eta = (now - self._started) / done * (total - done) if done else 0.0
+        say(f"{done:,}/{total:,} · {resolved:,} resolved · {doubtful:,} doubtful · ETA {_duration(eta)}", stderr=True)
+
+
+@contextmanager
+def lookup_progress() -> Iterator[Callable[[int, int, int, int], None]]:
+    """A bar on a terminal, plain periodic lines elsewhere (a log, CI, nohup)."""
+    if not on_terminal():
+        yield LookupLines()
+        return
+    with render_bar("Looking up") as bar:
+        assert bar is not None
+        yield lambda done, total, resolved, doubtful: bar(done, total)

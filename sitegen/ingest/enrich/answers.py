@@ -42,6 +42,13 @@ class Unreachable(EnrichError):
         self.reason = reason
 
 
+class Throttled(Unreachable):
+    """A source that kept answering 429 (too many requests) through every wait: it is there, but will not answer."""
+
+    hint = "the service is throttling requests: run again later (answers already stored are kept), or with a " \
+           "larger --delay"
+
+
 class SourceError(EnrichError):
     """A source that answered, but not with something usable (an unexpected status or a malformed body)."""
 

@@ -26,7 +26,7 @@ from email.message import Message
 from typing import TYPE_CHECKING
 
 from sitegen import __version__
-from sitegen.ingest.enrich.answers import Response, Unreachable, host_of
+from sitegen.ingest.enrich.answers import Response, Throttled, Unreachable, host_of
 
 if TYPE_CHECKING:
     from sitegen.ingest.enrich.store import Store
@@ -96,7 +96,10 @@ class Fetcher:
     RETRY_STATUSES, a timeout or a dropped connection is tried again, `tries` times in all,
     waiting `backoff`·2ⁿ seconds or what `Retry-After` asks (up to `max_wait`); a refused
     connection or an unknown host is not (asking again a second later changes nothing).
-    Once a host is found unreachable, later requests to it fail at once.
+    Throttling (429) without a `Retry-After` waits longer, `throttle_backoff`·2ⁿ seconds, and
+    `throttle_tries` times in all: a burst of 429s passes in a minute or two, not in seven
+    seconds. Once a host is found unreachable or throttled past that, later requests to it
+    fail at once (`Throttled` says which).
     """
 
     def __init__(
@@ -108,6 +111,8 @@ class Fetcher:
         tries: int = 4,
         backoff: float = 1.0,
         max_wait: float = 120.0,
+        throttle_tries: int = 6,
+        throttle_backoff: float = 4.0,
         user_agent: str | None = None,
         today: Callable[[], dt.date] = dt.date.today,
     ):
@@ -117,6 +122,8 @@ class Fetcher:
         self.tries = max(1, tries)
         self.backoff = backoff
         self.max_wait = max_wait
+        self.throttle_tries = max(self.tries, throttle_tries)
+        self.throttle_backoff = throttle_backoff
         self.user_agent = user_agent or default_user_agent()
         self.today = today
         self._hosts: dict[str, _Host] = {}
@@ -157,27 +164,30 @@ class Fetcher:
         host = host_of(url)
         if host in self._dead:
             raise self._dead[host]
-        reason = ""
-        for attempt in range(self.tries):
+        reason, attempt, throttled = "", 0, False
+        while True:
             try:
                 status, body, wait = self._attempt(source, url, data, headers)
             except Unreachable as exc:
                 self._dead[host] = exc
                 raise
             except _Transient as exc:
-                reason, wait = str(exc), None
+                reason, wait, throttled = str(exc), None, False
             else:
                 if status not in RETRY_STATUSES:
                     return Response(url, status, body, self.today())
-                reason = f"HTTP {status}"
-            if attempt + 1 < self.tries:
-                pause = self.backoff * 2**attempt if wait is None else wait
-                if pause > self.max_wait:
-                    reason += f", and it asks to wait {pause:.0f} s"
-                    break
-                time.sleep(pause)
-        tried = attempt + 1
-        failure = Unreachable(host, f"{reason} (after {tried} {'try' if tried == 1 else 'tries'})")
+                reason, throttled = f"HTTP {status}", status == 429
+            attempt += 1
+            if attempt >= (self.throttle_tries if throttled else self.tries):
+                break
+            base = self.throttle_backoff if throttled else self.backoff
+            pause = min(base * 2 ** (attempt - 1), self.max_wait) if wait is None else wait
+            if pause > self.max_wait:
+                reason += f", and it asks to wait {pause:.0f} s"
+                break
+            time.sleep(pause)
+        tried = f"after {attempt} {'try' if attempt == 1 else 'tries'}"
+        failure = (Throttled if throttled else Unreachable)(host, f"{reason} ({tried})")
         self._dead[host] = failure
         raise failure
 

@@ -5,8 +5,13 @@ Semantic Scholar's title match) until the matcher settles on one paper; the pape
 are then looked up by id in batches (arXiv for the authoritative record, Semantic Scholar
 for a publisher's DOI and venue), and the matcher judges those answers too. Every answer
 is kept in `content/lookups/`, so a second run, or one resumed after an interruption,
-asks nothing it asked before. Entries are written only once every lookup has answered:
-a source that cannot be reached leaves every entry as it was.
+asks nothing it asked before.
+
+Entries are looked up and written in batches of BATCH, each batch's files all at once or
+not at all (with the import state and the author files it adds ids to): an interrupted
+run keeps every batch before, and the next run goes on from there. A source that cannot
+be reached, or keeps throttling, is dropped for the rest of the run with a warning and
+the others go on; with none left, the run stops after writing what it resolved.
 """
 
 from __future__ import annotations
@@ -14,17 +19,18 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from ...common.errors import Diagnostic, Location, Report, relpath
-from ...common.fsutil import write_atomic
 from ...content import config as site_config
 from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ..importers import state as import_state
+from ..importers import transaction
 from . import authors as author_ids
-from .answers import EnrichError, Response
+from .answers import EnrichError, Response, Unreachable
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
 from .hf import HfClient
@@ -35,6 +41,9 @@ from .s2 import S2Client
 from .store import Store
 
 SOURCES = ("hf", "arxiv", "s2")
+NAMES = {"hf": "Hugging Face", "arxiv": "arXiv", "s2": "Semantic Scholar"}
+BATCH = 100  # entries looked up, then written together
+Progress = Callable[[int, int, int, int], None]  # (entries done, entries in all, resolved, doubtful)
 
 
 @dataclass
@@ -48,6 +57,7 @@ class Target:
     meta: dict[str, Any]
     candidates: list[Record] = field(default_factory=list)
     decision: Decision = field(default_factory=NotFound)
+    not_asked: set[str] = field(default_factory=set)  # sources dropped before it could be asked of them
 
 
 @dataclass
@@ -91,12 +101,13 @@ def known(meta: dict[str, Any]) -> Known:
 
 
 def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, delay: float | None = None,
-               sources: Sequence[str] = SOURCES, dry_run: bool = False,
-               progress: Callable[[int, int], None] | None = None) -> Outcome:
-    """Look up the entries of `root` (those without an arXiv id or DOI, or the ones named) and write what is found.
+               sources: Sequence[str] = SOURCES, dry_run: bool = False, progress: Progress | None = None,
+               fetcher: Fetcher | None = None) -> Outcome:
+    """Look up the entries of `root` (those without an arXiv id or DOI, or the ones named) and write what is found,
+    a batch at a time.
 
-    Raises SitegenError when a source cannot be reached (nothing is written then) or an
-    entry cannot be read.
+    An error in the outcome's report when no source is left to ask or an entry cannot be read;
+    what earlier batches resolved is written all the same.
     """
     site_config.load(root)
     outcome = Outcome()
@@ -109,32 +120,92 @@ def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, del
     if outcome.report.has_errors:
         return outcome
     store = _ReadOnlyStore(Store.for_site(root).root) if dry_run else Store.for_site(root)
-    fetcher = Fetcher(store=store, delay=delay)
-    try:
-        _look_up(targets, fetcher, sources, refresh, progress)
-    except EnrichError as exc:
-        left = f"; {len(targets)} entries left as they were"
-        diagnostic = exc.diagnostic(Location("."))
-        outcome.report.add(Diagnostic(diagnostic.location, diagnostic.code, diagnostic.message + left,
-                                      diagnostic.hint))
-        return outcome
-    today = fetcher.today()
-    for target in targets:
-        _settle(root, target, state, refresh, today, dry_run, outcome)
-    if outcome.written and not dry_run:
-        write_atomic(state_path, import_state.render(state))
-    _record_author_ids(root, profiles, dry_run, outcome)
+    fetcher = fetcher or Fetcher(store=store, delay=delay)
+    clients = _Clients(HfClient(fetcher), ArxivClient(fetcher), S2Client(fetcher))
+    asking = Sources(list(sources))
+    done = 0
+
+    def looked_up(target: Target) -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            settling = sum(isinstance(t.decision, Resolved) for t in targets[start:done])  # this batch, so far
+            progress(done, len(targets), len(outcome.resolved) + settling, len(outcome.ambiguous))
+
+    for start in range(0, len(targets), BATCH):
+        batch = targets[start:start + BATCH]
+        try:
+            _look_up(batch, clients, asking, refresh, looked_up)
+        except EnrichError as exc:  # an answer that cannot be used: this batch is left as it was
+            _stopped(outcome, exc, len(targets) - len(outcome.resolved))
+            break
+        writes: dict[Path, str] = {}
+        today = fetcher.today()
+        for target in batch:
+            _settle(target, state, refresh, today, outcome, writes)
+        last = start + BATCH >= len(targets) or not asking.names
+        writes |= _author_id_writes(root, profiles, outcome, outcome.report if last else Report())
+        if writes and not dry_run:
+            transaction.apply({**writes, state_path: import_state.render(state)})
+        if not asking.names:
+            _stopped(outcome, asking.last, len(targets) - len(outcome.resolved))
+            break
+    asking.warn(targets, outcome.report)
     return outcome
 
 
-def _record_author_ids(root: Path, profiles: list[author_ids.AuthorFile], dry_run: bool, outcome: Outcome) -> None:
-    """The author ids the resolved papers' sources give, written into the authors' profile files."""
+class Sources:
+    """The sources still asked: one that cannot be reached (or keeps throttling) is dropped for the rest of the run,
+    so the others go on and what they resolve is written."""
+
+    def __init__(self, names: list[str]):
+        self.order = tuple(names)  # as asked
+        self.names = names  # those still asked
+        self.dropped: dict[str, Unreachable] = {}
+        self.last: Unreachable | None = None
+
+    def ask(self, source: str, question: Callable[[], Any]) -> Any:
+        """The source's answer, or None when it is (or has just been) dropped."""
+        if source not in self.names:
+            return None
+        try:
+            return question()
+        except Unreachable as exc:
+            self.names.remove(source)
+            self.dropped[source] = self.last = exc
+            return None
+
+    def warn(self, targets: list[Target], report: Report) -> None:
+        """A warning for each dropped source, with what it leaves unresolved."""
+        for source, exc in self.dropped.items():
+            left = sum(1 for t in targets if source in t.not_asked and not isinstance(t.decision, Resolved))
+            report.add(Diagnostic(Location("."), "W1004",
+                                  f"{NAMES[source]} was left out after it failed: {exc.message}; "
+                                  f"{left} {'entry' if left == 1 else 'entries'} not asked of it "
+                                  f"{'stays' if left == 1 else 'stay'} unresolved or doubtful",
+                                  exc.hint, severity="warning"))
+
+
+def _stopped(outcome: Outcome, exc: EnrichError | None, left: int) -> None:
+    """The run ends early: an error saying why, and how many entries it leaves as they were."""
+    if exc is None:
+        return
+    diagnostic = exc.diagnostic(Location("."))
+    more = f"; {left} {'entry' if left == 1 else 'entries'} left as they were" if left else ""
+    written = f" ({len(outcome.written)} written before)" if outcome.written else ""
+    outcome.report.add(Diagnostic(diagnostic.location, diagnostic.code, diagnostic.message + more + written,
+                                  diagnostic.hint))
+
+
+def _author_id_writes(root: Path, profiles: list[author_ids.AuthorFile], outcome: Outcome,
+                      report: Report) -> dict[Path, str]:
+    """The author files to write so that they hold the ids of every paper resolved so far (each batch's plan
+    holds the earlier batches' too: planned from the files as the run found them)."""
     papers = [author_ids.resolved(t.shown, t.text, t.meta, d.record, d.records, changed)
               for t, d, changed in outcome.resolved]
-    for path, text in sorted(author_ids.plan(papers, profiles, root, outcome.report).items()):
-        if not dry_run:
-            write_atomic(path, text)
-        outcome.profiles.append(relpath(path, root))
+    planned = author_ids.plan(papers, profiles, root, report)
+    outcome.profiles = sorted({*outcome.profiles, *(relpath(path, root) for path in planned)})
+    return planned
 
 
 def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) -> list[Target]:
@@ -161,27 +232,30 @@ def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) 
     return targets
 
 
-def _look_up(targets: list[Target], fetcher: Fetcher, sources: Sequence[str], refresh: bool,
-             progress: Callable[[int, int], None] | None) -> None:
+def _look_up(targets: list[Target], clients: _Clients, asking: Sources, refresh: bool,
+             looked_up: Callable[[Target], None] = lambda target: None) -> None:
     """Ask the sources about each target until the matcher settles, then complete the settled ones by id."""
-    clients = _Clients(HfClient(fetcher), ArxivClient(fetcher), S2Client(fetcher))
     pinned = [t for t in targets if known(t.meta).arxiv]
-    if pinned and "arxiv" in sources:
-        records = clients.arxiv.by_ids([str(t.meta["arxiv"]) for t in pinned], refresh=refresh)
+    if pinned:
+        records = asking.ask("arxiv", lambda: clients.arxiv.by_ids([str(t.meta["arxiv"]) for t in pinned],
+                                                                     refresh=refresh)) or {}
         for target in pinned:
             record = records.get(str(target.meta["arxiv"]))
             target.candidates += [record] if record else []
-    for done, target in enumerate(targets, 1):
+    for target in targets:
         facts = known(target.meta)
         target.decision = decide(facts, target.candidates)
-        for source in sources:
+        for source in asking.order:
             if isinstance(target.decision, Resolved):
                 break
-            target.candidates += _search(clients, source, facts.title, refresh)
-            target.decision = decide(facts, target.candidates)
-        if progress:
-            progress(done, len(targets))
-    _complete(targets, clients, sources, refresh)
+            found = asking.ask(source, partial(_search, clients, source, facts.title, refresh))
+            if found:
+                target.candidates += found
+                target.decision = decide(facts, target.candidates)
+            elif source in asking.dropped:
+                target.not_asked.add(source)
+        looked_up(target)
+    _complete(targets, clients, asking, refresh)
 
 
 @dataclass(frozen=True)
@@ -201,16 +275,16 @@ def _search(clients: _Clients, source: str, title: str, refresh: bool) -> list[R
     return [match.record] if match is not None else []
 
 
-def _complete(targets: list[Target], clients: _Clients, sources: Sequence[str], refresh: bool) -> None:
+def _complete(targets: list[Target], clients: _Clients, asking: Sources, refresh: bool) -> None:
     """The settled papers looked up by id, in batches: arXiv's record and Semantic Scholar's DOI and venue."""
     settled = [t for t in targets if isinstance(t.decision, Resolved) and t.decision.record.arxiv]
     ids = sorted({str(t.decision.record.arxiv) for t in settled if isinstance(t.decision, Resolved)})
     extra: dict[str, list[Record]] = {i: [] for i in ids}
-    if ids and "arxiv" in sources:
-        for paper, record in clients.arxiv.by_ids(ids, refresh=refresh).items():
+    if ids:
+        for paper, record in (asking.ask("arxiv", lambda: clients.arxiv.by_ids(ids, refresh=refresh)) or {}).items():
             extra.setdefault(paper, []).append(record)
-    if ids and "s2" in sources:
-        for asked, record in clients.s2.batch([f"ARXIV:{i}" for i in ids], refresh=refresh).items():
+        batch = asking.ask("s2", lambda: clients.s2.batch([f"ARXIV:{i}" for i in ids], refresh=refresh)) or {}
+        for asked, record in batch.items():
             extra.setdefault(asked.removeprefix("ARXIV:"), []).append(record)
     for target in settled:
         assert isinstance(target.decision, Resolved)
@@ -220,9 +294,9 @@ def _complete(targets: list[Target], clients: _Clients, sources: Sequence[str], 
             target.decision = decide(known(target.meta), target.candidates)
 
 
-def _settle(root: Path, target: Target, state: dict[str, dict[str, str]], refresh: bool, today: dt.date,
-            dry_run: bool, outcome: Outcome) -> None:
-    """Write one target's outcome into its entry (when resolved) and record it for the report."""
+def _settle(target: Target, state: dict[str, dict[str, str]], refresh: bool, today: dt.date, outcome: Outcome,
+            writes: dict[Path, str]) -> None:
+    """One target's outcome: its entry's new text into `writes` (when resolved), and a row for the report."""
     decision = target.decision
     if isinstance(decision, Ambiguous):
         outcome.ambiguous.append((target, decision))
@@ -236,7 +310,6 @@ def _settle(root: Path, target: Target, state: dict[str, dict[str, str]], refres
     outcome.resolved.append((target, decision, result.changed))
     if not result.changed:
         return
-    if not dry_run:
-        write_atomic(target.path, rewritten(target.text, result.meta))
-        state[key] = result.state
+    writes[target.path] = rewritten(target.text, result.meta)
+    state[key] = result.state
     outcome.written.append(target.shown)

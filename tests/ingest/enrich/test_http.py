@@ -13,7 +13,7 @@ import pytest
 
 from sitegen import __version__
 from sitegen.common.errors import Location
-from sitegen.ingest.enrich.answers import SourceError, Unreachable
+from sitegen.ingest.enrich.answers import SourceError, Throttled, Unreachable
 from sitegen.ingest.enrich.http import Fetcher, retry_after
 from tests.ingest.enrich.replay import ReplayServer, Reply
 
@@ -26,7 +26,7 @@ JITTER = 0.06
 
 def quick(**options: object) -> Fetcher:
     """A fetcher that does not pace and barely backs off, unless a test says otherwise."""
-    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "timeout": 5.0}
+    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "throttle_backoff": 0.01, "timeout": 5.0}
     settings.update(options)
     return Fetcher(**settings)  # type: ignore[arg-type]
 
@@ -148,6 +148,29 @@ def test_a_definitive_status_is_an_answer_not_a_retry(replay: ReplayServer, stat
     response = quick().get("hf", f"{replay.url}/p")
     assert (response.status, response.json()) == (status, {"error": "no"})
     assert len(replay.seen) == 1
+
+
+def test_a_burst_of_429s_without_retry_after_is_waited_out_longer_than_other_failures(replay: ReplayServer) -> None:
+    """Five 429s in a row, then an answer: throttling gets more tries (and longer waits) than a server error,
+    which gives up after its four."""
+    replay.add("/p", *[Reply(429, b"")] * 5, Reply.json({"ok": True}))
+    fetcher = quick(throttle_backoff=0.02)
+    started = time.monotonic()
+    assert fetcher.get("s2", f"{replay.url}/p").json() == {"ok": True}
+    assert len(replay.seen) == 6 and time.monotonic() - started >= 0.02 * (1 + 2 + 4 + 8 + 16) - JITTER
+    replay.add("/q", *[Reply(503, b"")] * 5, Reply.json({"ok": True}))
+    with pytest.raises(Unreachable, match=r"HTTP 503 \(after 4 tries\)") as caught:
+        quick().get("s2", f"{replay.url}/q")
+    assert not isinstance(caught.value, Throttled)
+
+
+def test_throttling_past_every_wait_says_throttling_not_the_network(replay: ReplayServer) -> None:
+    replay.add("/p", Reply(429, b""))  # repeated: the service keeps refusing
+    with pytest.raises(Throttled) as caught:
+        quick().get("s2", f"{replay.url}/p")
+    assert "HTTP 429 (after 6 tries)" in caught.value.message
+    assert "throttling" in caught.value.hint and "network" not in caught.value.hint
+    assert len(replay.seen) == 6
 
 
 def test_a_wait_longer_than_allowed_gives_up_at_once(replay: ReplayServer) -> None:

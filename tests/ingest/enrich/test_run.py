@@ -11,6 +11,9 @@ from click.testing import CliRunner, Result
 
 from sitegen.cli import main
 from sitegen.content.frontmatter import parse
+from sitegen.ingest.enrich.http import Fetcher
+from sitegen.ingest.enrich.run import run_enrich
+from sitegen.ingest.enrich.store import Store
 from sitegen.pipeline.build import build
 from tests.html_tools import read_html
 from tests.ingest.enrich.replay import ReplayServer, Reply
@@ -108,16 +111,83 @@ def test_the_built_site_leads_to_the_paper(site: Path) -> None:
     assert fields["eprint"] == "2407.13168" and fields["archiveprefix"] == "arXiv"
 
 
-def test_a_source_that_cannot_be_reached_leaves_every_entry_as_it_was(site: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_with_no_source_reachable_every_entry_is_left_as_it_was(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SITEGEN_HF_API", "http://127.0.0.1:9/api")  # the discard port: nothing listens there
+    monkeypatch.setenv("SITEGEN_ARXIV_API", "http://127.0.0.1:9/api/query")
     before = {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()}
     result = enrich(site)
     assert result.exit_code == 1
     assert "could not reach 127.0.0.1:9" in result.stderr and "2 entries left as they were" in result.stderr
+    assert "Hugging Face was left out" in result.stderr  # the first to fail, while arXiv was still there
     assert "Traceback" not in result.output
     assert {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()} == before
     assert not (site / "content" / "import-state.json").exists()
+
+
+def test_a_throttled_source_is_left_out_and_what_the_others_resolve_is_written(
+        site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Semantic Scholar answers nothing but 429 (no Retry-After): after its longer waits it is dropped for the
+    rest of the run with a warning naming what it leaves unresolved, and Hugging Face and arXiv go on."""
+    throttled = ReplayServer().start()  # a host of its own, as Semantic Scholar's is
+    try:
+        throttled.add("/graph/v1/paper/search/match", Reply(429, b'{"message": "Too Many Requests"}'))
+        throttled.add("/graph/v1/paper/batch", Reply(429, b'{"message": "Too Many Requests"}'))
+        monkeypatch.setenv("SITEGEN_S2_API", f"{throttled.url}/graph/v1")
+        fetcher = Fetcher(store=Store.for_site(site), delay=0, backoff=0.01, throttle_backoff=0.01)
+        outcome = run_enrich(site, sources=("hf", "arxiv", "s2"), fetcher=fetcher)
+        asked = list(throttled.seen)
+    finally:
+        throttled.stop()
+    assert not outcome.report.has_errors, [d.format() for d in outcome.report.items]
+    assert outcome.written == ["content/papers/scicode.md"]
+    assert parse((site / "content/papers/scicode.md").read_text(encoding="utf-8"), "s").meta["arxiv"] == "2407.13168"
+    warnings = [d for d in outcome.report.items if d.code == "W1004"]
+    assert len(warnings) == 1, [d.message for d in warnings]
+    warning = warnings[0]
+    assert warning.message.startswith("Semantic Scholar was left out after it failed: ")
+    assert "HTTP 429 (after 6 tries)" in warning.message
+    assert "1 entry not asked of it stays unresolved" in warning.message
+    assert "throttling" in warning.hint
+    assert len(asked) == 6  # one throttled question, tried six times; nothing asked of it after
+
+
+def test_an_interrupted_run_keeps_the_batches_it_wrote_and_the_next_run_goes_on(
+        site: Path, replay: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sitegen.ingest.enrich import run
+
+    monkeypatch.setattr(run, "BATCH", 1)
+    real = run._search
+
+    def interrupted(clients: object, source: str, title: str, refresh: bool) -> object:
+        if title.startswith("A Paper Nobody"):
+            raise KeyboardInterrupt  # Ctrl-C while the second batch is being looked up
+        return real(clients, source, title, refresh)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(run, "_search", interrupted)
+    unknown = (site / "content/papers/unknown.md").read_bytes()
+    result = enrich(site)
+    assert result.exit_code == 130 and "interrupted" in result.stderr and "Traceback" not in result.output
+    assert "arxiv: '2407.13168'" in (site / "content/papers/scicode.md").read_text(encoding="utf-8")
+    assert "enrich:scicode" in json.loads((site / "content/import-state.json").read_text())
+    assert (site / "content/papers/unknown.md").read_bytes() == unknown
+    monkeypatch.setattr(run, "_search", real)
+    again = enrich(site, "--report", str(site / "report.md"))
+    assert again.exit_code == 0, again.output
+    report = (site / "report.md").read_text(encoding="utf-8")
+    assert "scicode" not in report  # resolved by the first run: not looked up again
+    assert "| `content/papers/unknown.md` | unresolved |" in report
+
+
+def test_a_run_logged_to_a_file_says_how_far_it_got(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not on a terminal: plain lines now and then (every line here), then the summary; no table."""
+    from sitegen.console import LookupLines
+
+    monkeypatch.setattr(LookupLines, "PERIOD", 0.0)
+    result = enrich(site)
+    assert result.exit_code == 0, result.output
+    assert "1/2 · 1 resolved · 0 doubtful · ETA " in result.stderr
+    assert "3 entries: add --report FILE for what became of each" in result.stdout
+    assert "┃" not in result.stdout and "1 resolved (1 entries written)" in result.stdout
 
 
 def test_a_named_entry_that_does_not_exist_is_an_error(site: Path) -> None:
