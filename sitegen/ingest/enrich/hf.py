@@ -15,6 +15,7 @@ import re
 import urllib.parse
 
 from sitegen.ingest.enrich.answers import SourceError, host_of
+from sitegen.ingest.enrich.arxiv import normalize_id
 from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
 
@@ -95,9 +96,14 @@ def paper_record(paper: dict[str, object], item: dict[str, object] | None = None
     it was put on Daily Papers.
     """
     outer = item or {}
-    arxiv_id = _str(paper.get("id"))
-    if not arxiv_id:
+    raw_id = _str(paper.get("id"))
+    if not raw_id:
         raise SourceError("Hugging Face answered with a paper that has no id")
+    arxiv_id = normalize_id(raw_id)  # it names a file under lookups/ and goes into an entry: checked first
+    if arxiv_id is None:
+        raise SourceError(f"Hugging Face answered with a paper whose id is not an arXiv id: {raw_id[:80]!r}",
+                          "the answer is not used; if this persists, report it (the answer is kept under "
+                          "content/lookups/hf/)")
     links = [("hf", PAPER_PAGE + arxiv_id)]
     code = _github(_str(paper.get("githubRepo")) or _str(outer.get("githubRepo")))
     if code:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import email.utils
-import gzip
 import http.client
 import json
 import os
@@ -23,10 +22,10 @@ import urllib.request
 import zlib
 from collections.abc import Callable, Mapping
 from email.message import Message
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sitegen import __version__
-from sitegen.ingest.enrich.answers import Response, Throttled, Unreachable, host_of
+from sitegen.ingest.enrich.answers import Response, SourceError, Throttled, Unreachable, host_of
 
 if TYPE_CHECKING:
     from sitegen.ingest.enrich.store import Store
@@ -61,6 +60,9 @@ PACING = {"arxiv": 3.0, "s2": 1.0, "hf": 0.6}
 SERIAL = frozenset({"arxiv"})  # one connection at a time
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 KEPT_STATUSES = frozenset({200, 404})  # what the store keeps: answers, not failures
+# The most one answer may hold, as sent and once decompressed: the largest the sources give (a month of Daily
+# Papers, a batch of 500 papers) is a few MB; past this, an answer is refused unread, never held whole in memory.
+MAX_ANSWER = 32 * 2**20
 
 
 def retry_after(value: str | None, now: dt.datetime | None = None) -> float | None:
@@ -215,11 +217,11 @@ class Fetcher:
         host = host_of(request.full_url)
         try:
             with self._opener.open(request, timeout=self.timeout) as reply:
-                return reply.status, _text(reply.read(), reply.headers), None
+                return reply.status, _text(_bounded(reply, request.full_url), reply.headers, request.full_url), None
         except urllib.error.HTTPError as exc:
             with exc:
                 try:
-                    body = _text(exc.read(), exc.headers)
+                    body = _text(_bounded(exc, request.full_url), exc.headers, request.full_url)
                 except (OSError, http.client.HTTPException):
                     body = ""
             return exc.code, body, retry_after(exc.headers.get("Retry-After"))
@@ -261,14 +263,32 @@ def _classify(host: str, reason: object, timeout: float) -> Exception:
     return Unreachable(host, str(reason))
 
 
-def _text(raw: bytes, headers: Message) -> str:
-    """A body as text: undone from gzip or deflate, decoded by its declared charset (UTF-8 when none)."""
+def _too_large(url: str) -> SourceError:
+    most = f"{MAX_ANSWER // 2**20} MB" if MAX_ANSWER >= 2**20 else f"{MAX_ANSWER // 1024} KB"
+    return SourceError(f"{host_of(url)} sent more than {most} for {url}: the answer was not read",
+                       "no answer of the sources is that large: a proxy or a changed service may be in the way")
+
+
+def _bounded(reply: Any, url: str) -> bytes:
+    """An answer's bytes, read up to MAX_ANSWER: a larger one is refused, not read whole."""
+    raw: bytes = reply.read(MAX_ANSWER + 1)
+    if len(raw) > MAX_ANSWER:
+        raise _too_large(url)
+    return raw
+
+
+def _text(raw: bytes, headers: Message, url: str = "") -> str:
+    """A body as text: undone from gzip or deflate (to MAX_ANSWER at most), decoded by its declared charset
+    (UTF-8 when none)."""
     encoding = headers.get("Content-Encoding") or ""
     try:
-        if "gzip" in encoding:
-            raw = gzip.decompress(raw)
-        elif "deflate" in encoding:
-            raw = zlib.decompress(raw)
+        if "gzip" in encoding or "deflate" in encoding:
+            inflater = zlib.decompressobj(31 if "gzip" in encoding else 15)
+            raw = inflater.decompress(raw, MAX_ANSWER + 1)
+            if len(raw) > MAX_ANSWER or inflater.unconsumed_tail:
+                raise _too_large(url)
+            if not inflater.eof:
+                raise EOFError("compressed data ended early")
     except (OSError, EOFError, zlib.error) as exc:
         raise _Transient(f"the answer arrived damaged ({exc})") from None
     charset = headers.get_content_charset() or "utf-8"

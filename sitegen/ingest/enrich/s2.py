@@ -16,6 +16,7 @@ import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from sitegen.content.schema import DOI
 from sitegen.ingest.enrich.answers import Response, SourceError, host_of
 from sitegen.ingest.enrich.arxiv import DATACITE, normalize_id
 from sitegen.ingest.enrich.http import Fetcher
@@ -105,6 +106,11 @@ def paper_record(data: dict[str, object]) -> Record:
     ids = external if isinstance(external, dict) else {}
     arxiv = ids.get("ArXiv")
     doi = ids.get("DOI")
+    # what goes into an entry is checked first: an answer holding something else is not used, and said so
+    if arxiv not in (None, "") and (not isinstance(arxiv, str) or normalize_id(arxiv) is None):
+        raise SourceError(f"Semantic Scholar answered with an arXiv id that is not one: {str(arxiv)[:80]!r}")
+    if doi not in (None, "") and (not isinstance(doi, str) or not (DOI.match(doi) and doi.isprintable())):
+        raise SourceError(f"Semantic Scholar answered with a DOI that is not one: {str(doi)[:80]!r}")
     year = data.get("year")
     published = _date(data.get("publicationDate"))
     return Record(

@@ -13,6 +13,7 @@ import pytest
 
 from sitegen import __version__
 from sitegen.common.errors import Location
+from sitegen.ingest.enrich import http as http_module
 from sitegen.ingest.enrich.answers import SourceError, Throttled, Unreachable
 from sitegen.ingest.enrich.http import Fetcher, retry_after
 from tests.ingest.enrich.replay import ReplayServer, Reply
@@ -234,3 +235,26 @@ def test_an_answer_that_is_not_json_is_a_source_error(replay: ReplayServer) -> N
     with pytest.raises(SourceError, match="not JSON") as caught:
         quick().get("hf", f"{replay.url}/p").json()
     assert caught.value.code == "E1001"
+
+
+def test_an_answer_larger_than_any_source_sends_is_refused_unread(replay: ReplayServer,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(http_module, "MAX_ANSWER", 64 * 1024)
+    replay.add("/big", Reply(200, b"[" + b"0," * 2_000_000 + b"0]", (("Content-Type", "application/json"),)))
+    with pytest.raises(SourceError) as caught:
+        quick().get("hf", f"{replay.url}/big")
+    assert f"sent more than 64 KB for {replay.url}/big" in caught.value.message
+    assert len(replay.seen) == 1  # refused, not retried
+
+
+def test_a_compressed_answer_that_inflates_past_the_limit_is_refused(replay: ReplayServer,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(http_module, "MAX_ANSWER", 1024 * 1024)
+    bomb = gzip.compress(b"0" * 50_000_000)  # 50 MB of zeros in about 50 KB
+    assert len(bomb) < 100_000
+    replay.add("/bomb", Reply(200, bomb, (("Content-Type", "application/json"), ("Content-Encoding", "gzip"))))
+    with pytest.raises(SourceError, match="sent more than 1 MB"):
+        quick().get("hf", f"{replay.url}/bomb")
+    small = gzip.compress(b'{"ok": true}')
+    replay.add("/small", Reply(200, small, (("Content-Type", "application/json"), ("Content-Encoding", "gzip"))))
+    assert quick().get("hf", f"{replay.url}/small").json() == {"ok": True}

@@ -213,3 +213,22 @@ def test_a_hand_set_arxiv_id_pins_the_paper(site: Path, replay: ReplayServer) ->
     assert meta["arxiv"] == "2407.13168" and meta["authors"] == AUTHORS
     assert not any(s.path == "/api/papers/search" for s in replay.seen)  # found by its id, no title search
     assert "arXiv id pinned" in meta["sources"][-1]["match"]
+
+
+def test_an_id_from_a_service_shaped_like_a_path_is_refused_with_its_source_named(
+        tmp_path: Path, replay: ReplayServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It would name a file under lookups/ and go into the entry: the answer is refused, the run ends with an
+    error that names Hugging Face (never an internal error), and no entry changes."""
+    monkeypatch.setenv("SITEGEN_HF_API", f"{replay.url}/api")
+    monkeypatch.setenv("SITEGEN_ARXIV_API", f"{replay.url}/api/query")
+    bad = json.loads((Path(__file__).parent / "fixtures" / "hf" / "search_scicode.json").read_text())
+    bad[0]["paper"]["id"] = "../../../etc/passwd"
+    replay.add("/api/papers/search", Reply.json(bad))
+    replay.add("/api/query", Reply.fixture("arxiv/empty_id_0000.0000.xml"))
+    site = _site(tmp_path / "site")
+    before = {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()}
+    result = enrich(site)
+    assert result.exit_code == 1
+    assert "Hugging Face answered with a paper whose id is not an arXiv id: '../../../etc/passwd'" in result.stderr
+    assert "E999" not in result.output and "Traceback" not in result.output
+    assert {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()} == before

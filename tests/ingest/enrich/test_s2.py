@@ -11,7 +11,7 @@ import pytest
 from sitegen.ingest.enrich.answers import SourceError
 from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
-from sitegen.ingest.enrich.s2 import FIELDS, Match, S2Client
+from sitegen.ingest.enrich.s2 import FIELDS, Match, S2Client, paper_record
 from sitegen.ingest.enrich.store import Store
 from tests.ingest.enrich.replay import ReplayServer, Reply
 
@@ -124,3 +124,13 @@ def test_a_blank_title_asks_nothing(client: S2Client, replay: ReplayServer) -> N
 
 def test_the_default_endpoint_is_the_graph_api() -> None:
     assert S2Client(Fetcher()).base == "https://api.semanticscholar.org/graph/v1"
+
+
+@pytest.mark.parametrize(("ids", "said"), [({"DOI": "../../etc/passwd"}, "a DOI that is not one"),
+                                           ({"DOI": "10.1145/x\x1b[2J"}, "a DOI that is not one"),
+                                           ({"ArXiv": "../lookups/x"}, "an arXiv id that is not one"),
+                                           ({"ArXiv": 2407.13168}, "an arXiv id that is not one")])
+def test_ids_that_would_reach_an_entry_are_checked_first(ids: dict[str, object], said: str) -> None:
+    with pytest.raises(SourceError, match=said):
+        paper_record({"paperId": "abc", "title": "A paper", "externalIds": ids})
+    assert paper_record({"paperId": "abc", "title": "A paper", "externalIds": {"DOI": "", "ArXiv": None}}).doi is None
