@@ -26,6 +26,7 @@ import bibtexparser
 from bibtexparser import middlewares as mw
 from bibtexparser import model
 from rapidfuzz import fuzz
+from text_unidecode import unidecode
 
 from .identifiers import arxiv_key
 from .record import Record
@@ -151,7 +152,16 @@ def _year(record: Record) -> int | None:
 
 
 def _name_tokens(name: str) -> tuple[str, ...]:
-    return tuple(normalize(name).split())
+    return tuple(_latin_folded(normalize(name)).split())
+
+
+def _latin_folded(text: str) -> str:
+    """Latin letters that have no accent to drop (ł, ø, đ, æ, þ) as their ASCII spelling, through text-unidecode:
+    `Łukasz Małecki` is typed `Lukasz Malecki`. Other scripts stay as they are: 李 is not "Li"."""
+    if text.isascii():
+        return text
+    return "".join(unidecode(c).lower() if not c.isascii() and unicodedata.name(c, "").startswith("LATIN") else c
+                   for c in text)
 
 
 def _same_person(a: tuple[str, ...], b: tuple[str, ...]) -> bool:

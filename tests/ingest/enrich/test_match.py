@@ -171,6 +171,19 @@ def test_author_names_must_overlap() -> None:
     assert assess(chinese, record("Graph Networks at Scale", authors=("Wei Zhang", "Na Li", "Jun Wang"))).accepted
 
 
+def test_names_fold_letters_that_do_not_decompose_but_keep_other_scripts_apart() -> None:
+    """ł, ø, đ, æ, ß have no accent to drop: transliterated, `Lukasz Malecki` is `Łukasz Małecki`; names in other
+    scripts are not turned into Latin look-alikes (李 is not Li)."""
+    typed = Known("Graph Networks at Scale", authors=("Lukasz Malecki", "Soren Hansen", "Dorde Petrovic",
+                                                       "AEsa Strasse"))
+    found = record("Graph Networks at Scale", authors=("Łukasz Małecki", "Søren Hansen", "Đorđe Petrović",
+                                                       "Æsa Straße"))
+    assert assess(typed, found).how == "title 100, authors 4/4"
+    cjk = Known("Graph Networks at Scale", authors=("李 娜", "王 军"))
+    assert assess(cjk, record("Graph Networks at Scale", authors=("Li Na", "Wang Jun"))).failures == (
+        "authors 0/2 in common",)
+
+
 def test_abstracts_must_agree() -> None:
     known = Known("Attention Is All You Need", abstract=ABSTRACT)
     other = assess(known, record("Attention Is All You Need", abstract="We study protein folding with diffusion."))
