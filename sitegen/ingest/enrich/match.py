@@ -51,8 +51,10 @@ class Known:
     """What the entry already says about its paper; None or empty where it says nothing.
 
     `author_count` is its number of authors; with `truncated` it is only a lower bound (the
-    list was cut short). `authors` are the names it lists (possibly only the first few).
-    `arxiv`, when a curator set it, pins the paper.
+    list was cut short). `authors` are the names it lists (possibly only the first few);
+    `listed_only` says the count is only how many it lists (no `author_count`, no
+    `truncated`): a curator who typed only the first author. `arxiv`, when a curator set it,
+    pins the paper.
     """
 
     title: str
@@ -62,6 +64,7 @@ class Known:
     abstract: str = ""
     truncated: bool = False
     arxiv: str | None = None
+    listed_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -190,7 +193,7 @@ def assess(known: Known, record: Record) -> Scored:
     """Judge one candidate against the entry: every check both sides can make, with its result."""
     how: list[str] = []
     failures: list[str] = []
-    clear = False
+    clear = near_date = verbatim = False
     if known.arxiv and record.arxiv and arxiv_key(known.arxiv) != arxiv_key(record.arxiv):
         failures.append(f"arXiv {record.arxiv} is not the entry's {arxiv_key(known.arxiv)}")
     score, problem = _title_check(normalize(known.title), normalize(record.title))
@@ -202,25 +205,34 @@ def assess(known: Known, record: Record) -> Scored:
         if abs(year - known.date.year) > 1:
             failures.append(f"year {year}, the entry's {known.date.year}")
         if record.date is not None and abs((record.date - known.date).days) <= CLEAR_DAYS:
-            clear = True
+            clear = near_date = True
     mine, theirs = normalize(known.abstract), normalize(record.abstract)
     if mine and theirs:
         similarity = fuzz.token_set_ratio(mine, theirs)
         how.append(f"abstract {floor(similarity)}")
-        clear = clear or similarity >= ABSTRACT_CLEAR
+        verbatim = similarity >= ABSTRACT_CLEAR
+        clear = clear or verbatim
         if similarity < ABSTRACT_MIN:
             failures.append(f"abstract {floor(similarity)} < {ABSTRACT_MIN}")
-    failures += _author_problems(known, record, how)
+    certain = near_date and verbatim and normalize(known.title) == normalize(record.title)
+    failures += _author_problems(known, record, how, certain)
     return Scored(record, score, ", ".join(how), tuple(failures), clear)
 
 
-def _author_problems(known: Known, record: Record, how: list[str]) -> list[str]:
-    """The author count (a lower bound when the entry's list is cut short) and the names in common."""
+def _author_problems(known: Known, record: Record, how: list[str], certain: bool = False) -> list[str]:
+    """The author count (a lower bound when the entry's list is cut short, or is only the first names typed and
+    they lead the paper's list; off by one only when all else is `certain`) and the names in common."""
     problems = []
     count, expected = len(record.authors), known.author_count
     counted = expected is not None and count > 0
     if expected is not None and counted and (count < expected or (count > expected and not known.truncated)):
-        problems.append(f"{count} author{'s' * (count != 1)}, the entry's {expected}{'+' * known.truncated}")
+        said = f"{count} author{'s' * (count != 1)}, the entry's {expected}{'+' * known.truncated}"
+        if certain and abs(count - expected) == 1:  # a later version added or dropped one: the rest is exact
+            how.append(f"{said} (off by one; all else agrees)")
+        elif known.listed_only and count > expected and _leading(known.authors, record):
+            how.append(f"the entry lists the first {expected} of {count} (a lower bound)")
+        else:
+            problems.append(said)
     matched, compared = _shared_authors(known.authors, (a.name for a in record.authors))
     if compared:
         how.append(f"authors {matched}/{compared}")
@@ -229,6 +241,14 @@ def _author_problems(known: Known, record: Record, how: list[str]) -> list[str]:
     elif counted:
         how.append(f"authors {count}")
     return problems
+
+
+def _leading(names: tuple[str, ...], record: Record) -> bool:
+    """Whether the names are the record's first authors, in order."""
+    theirs = [_name_tokens(a.name) for a in record.authors[: len(names)]]
+    mine = [_name_tokens(name) for name in names]
+    return bool(mine) and len(theirs) == len(mine) and all(
+        a and b and _same_person(a, b) for a, b in zip(mine, theirs, strict=True))
 
 
 def _keys(record: Record) -> list[str]:

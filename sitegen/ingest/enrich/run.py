@@ -82,10 +82,12 @@ class _ReadOnlyStore(Store):
 
 def known(meta: dict[str, Any]) -> Known:
     """What an entry's front matter says about its paper, for the matcher."""
-    authors = meta.get("authors") if isinstance(meta.get("authors"), list) else []
+    listed = meta.get("authors")
+    authors: list[Any] = listed if isinstance(listed, list) else []
     count = meta.get("author_count")
-    if not isinstance(count, int) and authors and meta.get("authors_truncated") is not True:
-        count = len(authors)  # a whole list says how many there are
+    listed_only = not isinstance(count, int) and bool(authors) and meta.get("authors_truncated") is not True
+    if listed_only:
+        count = len(authors)  # a whole list says how many there are (or the first names typed: see Known)
     date = meta.get("date")
     abstract = meta.get("abstract")
     arxiv = meta.get("arxiv")
@@ -97,6 +99,7 @@ def known(meta: dict[str, Any]) -> Known:
         abstract=abstract if isinstance(abstract, str) else "",
         truncated=meta.get("authors_truncated") is True,
         arxiv=str(arxiv) if arxiv else None,
+        listed_only=listed_only,
     )
 
 

@@ -184,6 +184,37 @@ def test_names_fold_letters_that_do_not_decompose_but_keep_other_scripts_apart()
         "authors 0/2 in common",)
 
 
+def test_an_author_count_off_by_one_passes_only_when_everything_else_is_near_certain() -> None:
+    """A listing said 6, the arXiv version lists 7: with the title exact, the abstract verbatim and the date
+    within a month the count may be off by one; with any of those short of that, or off by two, it may not."""
+    day = dt.date(2017, 6, 12)
+    known = Known("Attention Is All You Need", date=day, author_count=6, abstract=ABSTRACT)
+    sure = record("Attention Is All You Need", authors=NAMES, abstract=ABSTRACT, date=day)
+    scored = assess(known, sure)
+    assert scored.accepted and "7 authors, the entry's 6 (off by one; all else agrees)" in scored.how
+    later = record("Attention Is All You Need", authors=NAMES, abstract=ABSTRACT, date=dt.date(2018, 3, 1))
+    assert assess(known, later).failures == ("7 authors, the entry's 6",)  # the date is not within a month
+    paraphrase = "We propose the Transformer, a network based solely on attention, dispensing with recurrence."
+    loose = record("Attention Is All You Need", authors=NAMES, abstract=paraphrase, date=day)
+    assert "7 authors, the entry's 6" in assess(known, loose).failures  # the abstract is not verbatim
+    two = Known("Attention Is All You Need", date=day, author_count=5, abstract=ABSTRACT)
+    assert "7 authors, the entry's 5" in assess(two, sure).failures
+    near = record("Attention Is All You Need.", authors=NAMES, abstract=ABSTRACT, date=day)
+    assert assess(known, near).accepted  # punctuation aside, the title is the same
+
+
+def test_a_short_hand_typed_author_list_is_a_lower_bound_when_its_names_lead_the_papers() -> None:
+    """Only the first author typed, without `authors_truncated`: a lower bound when the names are the paper's
+    first ones, in order; not when they are found elsewhere in its list, and never for an explicit count."""
+    typed = Known("Attention Is All You Need", authors=("Ashish Vaswani",), author_count=1, listed_only=True)
+    scored = assess(typed, record("Attention Is All You Need", authors=NAMES))
+    assert scored.accepted and "the entry lists the first 1 of 7 (a lower bound)" in scored.how
+    elsewhere = Known("Attention Is All You Need", authors=("Llion Jones",), author_count=1, listed_only=True)
+    assert "7 authors, the entry's 1" in assess(elsewhere, record("Attention Is All You Need", authors=NAMES)).failures
+    counted = Known("Attention Is All You Need", authors=("Ashish Vaswani",), author_count=1)
+    assert "7 authors, the entry's 1" in assess(counted, record("Attention Is All You Need", authors=NAMES)).failures
+
+
 def test_abstracts_must_agree() -> None:
     known = Known("Attention Is All You Need", abstract=ABSTRACT)
     other = assess(known, record("Attention Is All You Need", abstract="We study protein folding with diffusion."))

@@ -232,3 +232,13 @@ def test_an_id_from_a_service_shaped_like_a_path_is_refused_with_its_source_name
     assert "Hugging Face answered with a paper whose id is not an arXiv id: '../../../etc/passwd'" in result.stderr
     assert "E999" not in result.output and "Traceback" not in result.output
     assert {p.name: p.read_bytes() for p in (site / "content" / "papers").iterdir()} == before
+
+
+def test_only_a_list_with_no_count_and_no_truncation_is_read_as_possibly_the_first_names() -> None:
+    from sitegen.ingest.enrich.run import known
+
+    typed = known({"title": "T", "authors": ["Ashish Vaswani"]})
+    assert (typed.author_count, typed.listed_only) == (1, True)
+    assert not known({"title": "T", "authors": ["Ashish Vaswani"], "author_count": 8}).listed_only
+    assert not known({"title": "T", "authors": ["Ashish Vaswani"], "authors_truncated": True}).listed_only
+    assert not known({"title": "T"}).listed_only
