@@ -256,7 +256,10 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     except (sqlite3.Error, OSError):  # a cache that cannot be saved now (a full disk; another build holding it)
         memo.discard()  # the memo and table saved before stand, and the next build renders all they miss
     memo.close()
-    engine.cache.save()
+    if table is None:  # a build from an empty memo read every entry: what it did not read is stale
+        engine.cache.save()
+    else:  # an update read a few entries: the rest are the next model rebuild's, kept
+        engine.cache.save_added()
     _remove_retired(root / CACHE_DIR)
     return change, change.stage is not None
 

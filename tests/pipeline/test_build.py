@@ -297,3 +297,26 @@ def test_an_entry_saved_during_a_full_build_is_seen_by_the_next(tmp_path: Path, 
     assert "Saved while the build ran" not in (output / "papers" / entry.stem / "index.html").read_text()
     build(root, output, search=False, jobs=jobs)
     assert "Saved while the build ran" in (output / "papers" / entry.stem / "index.html").read_text()
+
+
+def test_the_entry_cache_keeps_every_entry_across_no_op_and_edit_builds(tmp_path: Path) -> None:
+    """The parsed entries a title edit's model rebuild reads come from the entry cache: a no-op or a notes edit
+    must not prune it to the few entries that build happened to read (it was emptied, and the next model rebuild
+    parsed every entry again)."""
+    from sitegen.content.cache import EntryCache, digest
+
+    root, output = copy_site(tmp_path / "site", papers=8), tmp_path / "public"
+    papers = sorted((root / "content" / "papers").glob("*.md"))
+
+    def cached() -> int:
+        cache = EntryCache(root)
+        return sum(cache.get(digest(p.read_bytes()), p.relative_to(root).as_posix(), p.stem) is not None
+                   for p in papers)
+
+    build(root, output, search=False)
+    assert cached() == len(papers)
+    build(root, output, search=False)  # nothing changed
+    assert cached() == len(papers)
+    papers[3].write_text(papers[3].read_text(encoding="utf-8") + "\nA new note.\n", encoding="utf-8")
+    build(root, output, search=False)
+    assert cached() == len(papers)
