@@ -320,3 +320,25 @@ def test_the_entry_cache_keeps_every_entry_across_no_op_and_edit_builds(tmp_path
     papers[3].write_text(papers[3].read_text(encoding="utf-8") + "\nA new note.\n", encoding="utf-8")
     build(root, output, search=False)
     assert cached() == len(papers)
+
+
+def test_a_notes_edit_after_a_new_entry_does_not_build_the_model_again(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new entry moves the model, and the papers it leaves as they were are not run again (`spread`); their
+    records must still say they saw the new model, or the next process's notes edit on one of them takes the
+    long way and builds the model from every entry."""
+    from sitegen.pipeline.steps import structure
+
+    root, output = copy_site(tmp_path / "site", papers=8), tmp_path / "public"
+    build(root, output, search=False)
+    (root / "content" / "papers" / "zz-new.md").write_text(
+        "---\ntitle: A paper added later\ndate: 2024-01-05\nauthors: [Ada Lovelace]\n---\nNew.\n", encoding="utf-8")
+    build(root, output, search=False)
+    build(root, output, search=False)  # nothing changed
+    models: list[object] = []
+    real = structure.Structure.site
+    monkeypatch.setattr(structure.Structure, "site", lambda self, ctx, arg: models.append(arg) or real(self, ctx, arg))
+    for entry in sorted((root / "content" / "papers").glob("*.md"))[:4]:
+        entry.write_text(entry.read_text(encoding="utf-8") + "\nA new thought.\n", encoding="utf-8")
+        build(root, output, search=False)
+    assert models == []

@@ -15,6 +15,7 @@ a 64,000-page memo. Nothing lists a step's dependencies by hand.
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -204,13 +205,16 @@ class Engine:
                 spread = self.step(key[0]).spread
                 reached = spread(self._value(key, record), new.value) if spread is not None else None
                 # any order: a level settles whole before the next
+                unreached: list[Key] = []
                 for reader in memo.keys_of(memo.readers_of(new.id)).values():
                     if reached is not None and not reached(reader):
-                        continue  # left as it was by this change (its trace re-runs it if ever verified)
+                        unreached.append(reader)
+                        continue
                     if reader not in queued:
                         queued.add(reader)
                         heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
                         count += 1
+                self._seen_again(unreached, new)
             return update
 
         self._update = update
@@ -218,6 +222,24 @@ class Engine:
             return self._transaction(run)
         finally:
             self._update = None
+
+    def _seen_again(self, readers: list[Key], new: Record) -> None:
+        """Readers that `spread` says this change leaves as they were: their records now say they saw its new
+        fingerprint, so that a later process verifies them instead of running them again (a paper whose model
+        moved elsewhere would otherwise rebuild the model at its next notes edit)."""
+        memo = self.memo
+        memo.load_many(readers)
+        for reader in readers:
+            record = memo.get(reader)
+            if record is None:
+                continue
+            seen = array("q", record.seen)
+            for i, read in enumerate(record.reads):
+                if read == new.id:
+                    seen[i] = new.fingerprint
+            if self._journal is not None and reader not in self._journal:
+                self._journal[reader] = record
+            memo.put(reader, Record(record.id, record.fingerprint, record.reads, seen, record.value, record.saved))
 
     def seed(self, key: Key, value: Any, reads: Iterable[Key] = ()) -> None:
         """Memoize a result made outside the engine by what its step would do (a cold build's entries,
