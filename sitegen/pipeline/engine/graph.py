@@ -214,7 +214,7 @@ class Engine:
                         queued.add(reader)
                         heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
                         count += 1
-                self._seen_again(unreached, new)
+                seen_again(memo, self._journal, unreached, new)
             return update
 
         self._update = update
@@ -222,24 +222,6 @@ class Engine:
             return self._transaction(run)
         finally:
             self._update = None
-
-    def _seen_again(self, readers: list[Key], new: Record) -> None:
-        """Readers that `spread` says this change leaves as they were: their records now say they saw its new
-        fingerprint, so that a later process verifies them instead of running them again (a paper whose model
-        moved elsewhere would otherwise rebuild the model at its next notes edit)."""
-        memo = self.memo
-        memo.load_many(readers)
-        for reader in readers:
-            record = memo.get(reader)
-            if record is None:
-                continue
-            seen = array("q", record.seen)
-            for i, read in enumerate(record.reads):
-                if read == new.id:
-                    seen[i] = new.fingerprint
-            if self._journal is not None and reader not in self._journal:
-                self._journal[reader] = record
-            memo.put(reader, Record(record.id, record.fingerprint, record.reads, seen, record.value, record.saved))
 
     def seed(self, key: Key, value: Any, reads: Iterable[Key] = ()) -> None:
         """Memoize a result made outside the engine by what its step would do (a cold build's entries,
@@ -351,3 +333,21 @@ class Engine:
         """Run `work` as one transaction."""
         with self.transaction():
             return work()
+
+
+def seen_again(memo: Memo, journal: dict[Key, Record | None] | None, readers: list[Key], new: Record) -> None:
+    """Readers that `spread` says a change leaves as they were: their records now say they saw its new
+    fingerprint, so that a later process verifies them instead of running them again (a paper whose model
+    moved elsewhere would otherwise rebuild the model at its next notes edit)."""
+    memo.load_many(readers)
+    for reader in readers:
+        record = memo.get(reader)
+        if record is None:
+            continue
+        seen = array("q", record.seen)
+        for i, read in enumerate(record.reads):
+            if read == new.id:
+                seen[i] = new.fingerprint
+        if journal is not None and reader not in journal:
+            journal[reader] = record
+        memo.put(reader, Record(record.id, record.fingerprint, record.reads, seen, record.value, record.saved))
