@@ -42,9 +42,12 @@ TYPES: dict[str, Any] = {
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
     "rising": Rising, "has_rising": bool,
+    "count": int, "order_slice": tuple[str, ...], "tag_counts": tuple[tuple[str, str, bool, int], ...],
+    "year_counts": tuple[tuple[str, str, int, int, tuple[int, ...], tuple[tuple[int, str, int], ...]], ...],
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
-    "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "piece": str,
+    "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "lastmod": str,
+    "piece_run": str,
     "site": dict[str, dict[str, int]],  # the model's parts (structure.SavedModel), for the next one to compare with
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model

@@ -4,7 +4,8 @@ A page is rendered by the theme's own renderer, given a site whose every attribu
 read through the engine (`RecordedSite`): what the page showed is what it depends on,
 and nothing lists that by hand. List items, feed entries and citation pieces are steps
 of their own, so an edit that leaves a paper's item as it was (a notes edit) stops
-there, and pages that list the paper are not rendered again.
+there, and pages that list the paper are not rendered again. The site's long lists are
+read part by part (views.py), and whole-list files are joined from runs of pieces.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ...render import template_errors
 from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
+from . import views
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
 GONE = b"\x00gone"  # what a page of a paper, author, tag or year, or the Rising page, no longer there renders to
@@ -38,6 +40,12 @@ OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json"
          "category": "category", "year": "year", routes.REDIRECT: "author"}
 
 
+# What a page reads of the site's long lists, part by part (views.py)
+VIEWS: dict[str, Callable[[Context], Any]] = {"order": views.OrderView, "tags": views.tag_views,
+                                              "years": views.year_views}
+# Papers per run of a whole-list file (the reading list's BibTeX, RIS, CSL-JSON, papers.json): a run is
+# joined and kept as one value, so an edit rejoins its paper's run and the file reads 40 runs, not 10,000 pieces
+RUN = 250
 FRAME = ("config", "environment", "assets", "queued", "has_rising")  # what (nearly) every page reads
 
 
@@ -110,7 +118,9 @@ class RecordedSite(_Bound):
     def __getattr__(self, name: str) -> Any:
         if name in ("config",):
             return self._ctx.get("config")
-        if name in ("order", "recent", "queue", "queued", "pages", "authors", "tags", "categories", "years",
+        if name in VIEWS:
+            return VIEWS[name](self._ctx)
+        if name in ("recent", "queue", "queued", "pages", "authors", "categories",
                     "rising", "has_rising", "collaboration"):
             return self._ctx.get(name)
         raise AttributeError(name)
@@ -119,15 +129,15 @@ class RecordedSite(_Bound):
 class _Pieces(_Bound, dict[str, str]):
     """A renderer's per-paper citation cache whose entries are the engine's `piece` steps."""
 
-    def __init__(self, store: str):
+    def __init__(self, store: str, step: str = "piece"):
         super().__init__()
-        self._store = store
+        self._store, self._step = store, step
 
     def get(self, slug: str, default: Any = None) -> Any:  # type: ignore[override]
-        return self._ctx.get("piece", (self._store, slug))
+        return self._ctx.get(self._step, (self._store, slug))
 
     def __getitem__(self, slug: str) -> str:
-        return str(self._ctx.get("piece", (self._store, slug)))
+        return str(self._ctx.get(self._step, (self._store, slug)))
 
     def __contains__(self, slug: object) -> bool:
         return True
@@ -146,7 +156,7 @@ class EngineRenderer(_Bound, Renderer):
         super().__init__(site, None, root, {})  # type: ignore[arg-type]
         self.bib_entries, self._ris = _Pieces("bib"), _Pieces("ris")
         self._csl, self._records = _Pieces("csl"), _Pieces("records")
-        self.lastmods = _Pieces("lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
+        self.lastmods = _Pieces("lastmod", "lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
         self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index, site.related_papers,
                                      self.bib_entries, self._ris, self._csl, self._records, self.lastmods]
         self._outer: list[Context] = []
@@ -181,12 +191,24 @@ class EngineRenderer(_Bound, Renderer):
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytearray:
-        order = self.site.order
-        if not order:
+        total = len(self.site.order)
+        if not total:
             return bytearray(empty)
-        get = self._ctx.get
-        self._ctx.preload("piece", [(store, slug) for slug in order])
-        return bytearray(prefix + separator.join(get("piece", (store, slug)).encode() for slug in order) + suffix)
+        runs = [(store, separator.decode(), start, start + RUN) for start in range(0, total, RUN)]
+        self._ctx.preload("piece_run", runs)
+        data = bytearray(prefix)
+        for n, run in enumerate(runs):
+            if n:
+                data += separator
+            data += self._ctx.get("piece_run", run).encode()
+        data += suffix
+        return data
+
+
+def piece_run(ctx: Context, key: tuple[str, str, int, int]) -> str:
+    """Papers `start` to `stop` of the site's order: their pieces of one whole-list file, joined."""
+    store, separator, start, stop = key
+    return separator.join(ctx.get("piece", (store, slug)) for slug in ctx.get("order_slice", (start, stop)))
 
 
 @contextmanager
@@ -214,9 +236,11 @@ class Outputs:
         return [
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
-            Step("piece", 5, self.piece, str),
+            Step("piece", 5, self.piece, str, keep=False),  # made again when asked: the runs keep them joined
+            Step("lastmod", 5, self.piece, str),
+            Step("piece_run", 6, piece_run, str),
             Step("frame", 5, self.frame, lambda frame: frame.stamp),
-            Step("page", 6, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
+            Step("page", 7, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
         ]
 
     # A paper's item, entry or piece is asked for only while the paper is in the site; once it

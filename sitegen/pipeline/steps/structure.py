@@ -24,7 +24,7 @@ from ...model.model_patch import SitePatch, patch_site
 from ...model.site import Author, Paper, Site, Tag
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
-from . import collab, parts
+from . import collab, parts, views
 from .parts import Parts
 from .related import Related
 from .sources import Loaded, digest
@@ -90,6 +90,7 @@ class Structure:
             simple("years", lambda site: site.years),
             Step("slugs", 4, lambda ctx, kind: tuple(x.slug for x in getattr(ctx.get("site").site, kind)), digest),
             Step("plan", 5, self.plan, digest),
+            *views.steps(),
             *collab.steps(),  # the co-author network's page and data
             *Related(self.drafts).steps(),  # each paper page's related papers
         ]
