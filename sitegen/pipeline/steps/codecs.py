@@ -47,7 +47,7 @@ TYPES: dict[str, Any] = {
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "lastmod": str,
-    "piece_run": str,
+    "piece_run": str, "run_starts": tuple[str, ...], "run_papers": tuple[str, ...],
     "site": dict[str, dict[str, int]],  # the model's parts (structure.SavedModel), for the next one to compare with
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model

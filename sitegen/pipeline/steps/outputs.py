@@ -26,7 +26,7 @@ from ...render import template_errors
 from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
-from . import views
+from . import runs, views
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
 GONE = b"\x00gone"  # what a page of a paper, author, tag or year, or the Rising page, no longer there renders to
@@ -43,9 +43,6 @@ OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json"
 # What a page reads of the site's long lists, part by part (views.py)
 VIEWS: dict[str, Callable[[Context], Any]] = {"order": views.OrderView, "tags": views.tag_views,
                                               "years": views.year_views}
-# Papers per run of a whole-list file (the reading list's BibTeX, RIS, CSL-JSON, papers.json): a run is
-# joined and kept as one value, so an edit rejoins its paper's run and the file reads 40 runs, not 10,000 pieces
-RUN = 250
 FRAME = ("config", "environment", "assets", "queued", "has_rising")  # what (nearly) every page reads
 
 
@@ -191,24 +188,7 @@ class EngineRenderer(_Bound, Renderer):
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytearray:
-        total = len(self.site.order)
-        if not total:
-            return bytearray(empty)
-        runs = [(store, separator.decode(), start, start + RUN) for start in range(0, total, RUN)]
-        self._ctx.preload("piece_run", runs)
-        data = bytearray(prefix)
-        for n, run in enumerate(runs):
-            if n:
-                data += separator
-            data += self._ctx.get("piece_run", run).encode()
-        data += suffix
-        return data
-
-
-def piece_run(ctx: Context, key: tuple[str, str, int, int]) -> str:
-    """Papers `start` to `stop` of the site's order: their pieces of one whole-list file, joined."""
-    store, separator, start, stop = key
-    return separator.join(ctx.get("piece", (store, slug)) for slug in ctx.get("order_slice", (start, stop)))
+        return runs.joined(self._ctx, store, prefix, separator, suffix, empty)
 
 
 @contextmanager
@@ -236,9 +216,9 @@ class Outputs:
         return [
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
-            Step("piece", 5, self.piece, str, keep=False),  # made again when asked: the runs keep them joined
+            Step("piece", 5, self.piece, str, keep=False),  # made again when asked: runs keep them joined (runs.py)
             Step("lastmod", 5, self.piece, str),
-            Step("piece_run", 6, piece_run, str),
+            *runs.steps(),
             Step("frame", 5, self.frame, lambda frame: frame.stamp),
             Step("page", 7, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
         ]

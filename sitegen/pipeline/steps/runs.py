@@ -1,0 +1,83 @@
+"""Whole-list files (the reading list's BibTeX, RIS and CSL-JSON, `papers.json`) joined from runs of papers.
+
+Each file holds every paper's piece in the site's order. Read piece by piece, an edit made
+the file read 10,000 pieces from the memo again (1.5 s for the four files at 10,000 papers).
+The order is cut into runs instead, each joined and kept as one value: an edit joins its
+paper's run again and the file reads about 100 runs.
+
+Where a run starts is decided by the papers themselves, as content-defined chunking does
+(rsync, restic): a run starts at a paper whose slug hashes to a multiple of `RUN` (about
+one in `RUN`). A new paper, or one moved by a title or date edit, changes the run it
+joins and the one it leaves; cut at fixed places, every run after it would have moved.
+A paper's own pieces are not kept (`keep=False` on `piece`): a run joined again makes
+those of its papers again.
+"""
+
+from __future__ import annotations
+
+import xxhash
+
+from ..engine.graph import Context, Step
+from .sources import digest
+
+RUN = 100  # papers in a run, on average
+HEAD = ""  # the run before the first paper that starts one
+
+
+def steps() -> list[Step]:
+    return [
+        Step("run_starts", 5, run_starts, digest),
+        Step("run_papers", 5, run_papers, digest),
+        Step("piece_run", 6, piece_run, str),
+    ]
+
+
+def starts_one(slug: str) -> bool:
+    return xxhash.xxh64_intdigest(slug.encode()) % RUN == 0
+
+
+def run_starts(ctx: Context, arg: None) -> tuple[str, ...]:
+    """Each run's first paper, in the site's order; the run before the first such paper is `HEAD`."""
+    order = ctx.get("order")
+    if not order:
+        return ()
+    starts = [slug for slug in order if starts_one(slug)]
+    return tuple(starts) if starts and starts[0] == order[0] else (HEAD, *starts)
+
+
+def run_papers(ctx: Context, start: str) -> tuple[str, ...]:
+    """The papers of the run starting at `start`: up to the next paper that starts one."""
+    order = ctx.get("order")
+    if start == HEAD:
+        first = 0
+    else:
+        try:
+            first = order.index(start)
+        except ValueError:
+            return ()
+    end = first + 1
+    while end < len(order) and not starts_one(order[end]):
+        end += 1
+    return tuple(order[first:end])
+
+
+def piece_run(ctx: Context, key: tuple[str, str, str]) -> str:
+    """One run's pieces of one whole-list file (store, separator, the run's start), joined."""
+    store, separator, start = key
+    return separator.join(ctx.get("piece", (store, slug)) for slug in ctx.get("run_papers", start))
+
+
+def joined(ctx: Context, store: str, prefix: bytes, separator: bytes, suffix: bytes, empty: bytes) -> bytearray:
+    """The whole file: its runs joined (grown in place: each file is 22 MB at 10,000 papers)."""
+    starts = ctx.get("run_starts")
+    if not starts:
+        return bytearray(empty)
+    keys = [(store, separator.decode(), start) for start in starts]
+    ctx.preload("piece_run", keys)
+    data = bytearray(prefix)
+    for n, key in enumerate(keys):
+        if n:
+            data += separator
+        data += ctx.get("piece_run", key).encode()
+    data += suffix
+    return data
