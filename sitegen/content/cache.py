@@ -191,6 +191,13 @@ class EntryCache:
         self.keys[source_path] = key
         return entry
 
+    def peek(self, key: str, source_path: str, slug: str) -> Entry | None:
+        """The entry of this content, if held, without taking it as this build's entry of `source_path`."""
+        entry = self._one(key)
+        if entry is not None and (entry.source_path != source_path or entry.slug != slug):
+            entry = dataclasses.replace(entry, source_path=source_path, slug=slug)
+        return entry
+
     def is_empty(self) -> bool:
         """Whether `get` cannot find anything (a cold build): nothing put, and no shard saved."""
         if self._shards or self._raw:  # read from already: taken to hold something

@@ -24,6 +24,7 @@ from . import model, signals, timeline
 from .cite_keys import assign_cite_keys, cite_base
 from .network import Ranking, Ref
 from .people import Byline, People
+from .saved_papers import updated
 from .site import Author, Paper, Site, Tag
 
 K = TypeVar("K", bound=Hashable)
@@ -120,7 +121,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         if paper != before:
             changed_papers[slug] = paper
     # Papers not yet made are made when read: none is made here.
-    new_papers = _updated(papers, changed_papers, None if tuple(order) == site.order else order)
+    new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
     recent = site.recent
     # By date added, ties in the site's order: it can only move when one of them did.
     if tuple(order) != site.order or any(old[slug].added != e.added for slug, e in edited.items()):
@@ -389,11 +390,3 @@ def _tags(site: Site, lists: Mapping[str, tuple[str, ...]], slugs: dict[str, str
 
 
 __all__ = ["SitePatch", "patch_site"]
-
-
-def _updated(mapping: Mapping[str, Paper], values: Mapping[str, Paper],
-             order: Iterable[str] | None) -> dict[str, Paper]:
-    """`mapping` with `values` set, its keys in `order` if given."""
-    if order is None:
-        return {**mapping, **values}
-    return {key: values[key] if key in values else mapping[key] for key in order}

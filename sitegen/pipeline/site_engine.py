@@ -107,7 +107,8 @@ class SiteEngine:
                           keep_compiled=not throwaway)
         self.outputs = Outputs(self.root)
         memo = memo if memo is not None else Memo(codecs.encode, codecs.decode)
-        self.engine = Engine(sources.steps() + Structure(self.root, drafts).steps() + self.outputs.steps(), memo)
+        structure = Structure(self.root, drafts, self.cache)
+        self.engine = Engine(sources.steps() + structure.steps() + self.outputs.steps(), memo)
         # Asked before anything is renamed into the output: raises when the output is not as the
         # last build left it (a new `sitegen build` checks it in another process meanwhile); the
         # files it stages carry `staging_marker`, which that check passes over.

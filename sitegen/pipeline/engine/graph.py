@@ -49,9 +49,6 @@ class Step:
     # (None: all). A step that knows its own delta (the model's patch) spares the readers
     # of what it left as it was, rather than each of 30,000 being run to find that out.
     spread: Callable[[Any, Any], Callable[[Key], bool] | None] | None = None
-    # Its saved value is only what it starts from next time (`ctx.previous`): a reader asking for it in a new
-    # process has it made again (the model, saved as its parts' fingerprints, not whole).
-    previous_only: bool = False
 
 
 @dataclass
@@ -249,11 +246,6 @@ class Engine:
         """
         record = self.memo.get(key)
         if record is not None:
-            if self.step(key[0]).previous_only:
-                if record.value is not ABSENT and record.saved is None:
-                    return record.value, record  # made in this process
-                record, value = self._run(key, record)
-                return value, record
             value = self._value(key, record)
             if value is not ABSENT:
                 return value, record
@@ -268,8 +260,6 @@ class Engine:
             except Exception:  # a value that cannot be decoded is made again
                 record.saved = None
                 return ABSENT
-            if self.step(key[0]).previous_only:
-                return value  # never the record's value: no reader is to be given it
             record.value = value
         return record.value
 

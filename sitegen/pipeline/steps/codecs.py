@@ -1,6 +1,6 @@
 """How each step's value is saved in the memo on disk (msgpack through msgspec), or that it is not.
 
-A value not saved (the model, the Jinja environment, an author with its co-author network,
+A value not saved (the Jinja environment, an author with its co-author network,
 a row, which is its entry again, an entry, which the entry cache holds) is made again when
 a step reads it. Profiles are stored with their sources' dates tagged, as the entry cache
 stores entries; a paper is stored without its entry, which it takes back from the entry's
@@ -27,8 +27,8 @@ from ...model.signals import Rising
 from ...model.site import Author, Paper, Tag
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
+from . import saved_model
 from .sources import Loaded
-from .structure import SavedModel
 
 # step -> the type its saved value decodes to (steps not named here are not saved)
 TYPES: dict[str, Any] = {
@@ -48,10 +48,11 @@ TYPES: dict[str, Any] = {
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "lastmod": str,
     "piece_run": str, "run_starts": tuple[str, ...], "run_papers": tuple[str, ...],
-    "site": dict[str, dict[str, int]],  # the model's parts (structure.SavedModel), for the next one to compare with
+    "site": saved_model.SavedSite,  # the model but for its papers' entries (saved_model.py)
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
     "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
+    "text": tuple[str, str, str] | None,  # what the neighbours are made from: 10,000 read after a title edit
 }
 
 
@@ -69,7 +70,7 @@ def encode(key: Key, value: Any) -> Any:
     if step == "static":
         return {name: str(path) for name, path in value.items()}
     if step == "site":
-        return value.parts
+        return saved_model.saved(value)
     if step == "author":  # its fields; the co-author network is the model's (see author_links)
         return None if value is None else (value.name, value.slug, value.papers, value.profile)
     return value
@@ -92,5 +93,5 @@ def decode(key: Key, saved: Any, value_of: Callable[[Key], Any]) -> Any:
     if step == "author":
         return None if value is None else Author(*value)
     if step == "site":
-        return SavedModel(value)
+        return saved_model.restored(value, value_of)
     return value

@@ -11,16 +11,18 @@ of what it shows, so a page re-renders only when something it showed changed.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ...common.errors import BuildFailed, Diagnostic, Report
+from ...content.cache import EntryCache
 from ...content.loader import AuthorProfile, Content, Entry, _check_unique
 from ...model import model, routes
 from ...model.model import Ref
 from ...model.model_patch import SitePatch, patch_site
+from ...model.saved_papers import SavedPapers
 from ...model.site import Author, Paper, Site, Tag
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
@@ -42,33 +44,25 @@ class Built:
     warnings: tuple[Diagnostic, ...]
     parts: Parts
     edited: frozenset[str] | None = None
-
-
-@dataclass(frozen=True)
-class SavedModel:
-    """What the memo on disk keeps of a model: its parts, for the next model to be compared with (never read
-    by another step: `site` keeps it only as its own previous result)."""
-
-    parts: Parts
+    keys: Mapping[str, str] = field(default_factory=dict)  # source path -> the entry cache's key of its entry
 
 
 def parts_of_model(value: Any) -> Parts | None:
-    return value.parts if isinstance(value, Built | SavedModel) else None
+    return value.parts if isinstance(value, Built) else None
 
 
 class Structure:
     """The `site` step and its projections."""
 
-    def __init__(self, root: Path, drafts: bool):
-        self.root, self.drafts = root, drafts
+    def __init__(self, root: Path, drafts: bool, cache: EntryCache | None = None):
+        self.root, self.drafts, self.cache = root, drafts, cache
 
     def steps(self) -> list[Step]:
         def simple(name: str, make: Callable[[Site], Any], fp: Callable[[Any], str] = digest) -> Step:
             return Step(name, 4, lambda ctx, arg: make(ctx.get("site").site), fp)
 
         return [
-            Step("site", 3, self.site, lambda built: parts.fingerprint(built.parts), spread=_spread,
-                 previous_only=True),
+            Step("site", 3, self.site, lambda built: parts.fingerprint(built.parts), spread=_spread),
             Step("paper", 4, self.paper, _paper_fingerprint),
             Step("author", 4, self.author, _author_fingerprint),
             Step("author_links", 4, self.author_links, digest),
@@ -126,18 +120,23 @@ class Structure:
                                 root=self.root)
         made = parts.parts_of(site)
         before = parts_of_model(previous)
+        known = self.cache.keys if self.cache is not None else {}
         return Built(site, None, tuple(profiles), tuple(report.items), made,
-                     parts.edited(before, made) if before is not None else None)
+                     parts.edited(before, made) if before is not None else None,
+                     {rel: known[rel] for rel in listed if rel in known})
 
     def _patched(self, ctx: Context, previous: Built) -> Built | None:
         """The previous model patched with the moved rows, or None where a patch cannot be exact."""
         fresh: dict[str, Entry] = {}
+        papers = previous.site.papers
         for key in ctx.moved:
             entry: Entry | None = ctx.get("row", key[1]).value
-            old = previous.site.papers.get(entry.slug) if entry is not None else None
-            if entry is None or old is None or old.entry.source_path != entry.source_path or entry.slug in fresh:
+            if entry is None or entry.slug not in papers or _source_path(papers, entry.slug) != entry.source_path \
+                    or entry.slug in fresh:
                 return None  # an error, a paper new to the list or hidden, or a slug now shared
             fresh[entry.slug] = entry
+        if not self._made_as_saved(previous, fresh):
+            return None
         patch = patch_site(previous.site, fresh, previous.profiles, self.drafts)
         if patch is None:
             return None
@@ -148,7 +147,29 @@ class Structure:
         ctx.carry()
         made = parts.parts_of(patch.site, previous.parts, patch.papers, patch.authors, patch.tags,
                               {c.slug for c in patch.site.categories if c.name in patch.categories}, patch.years)
-        return Built(patch.site, patch, previous.profiles, (), made, frozenset(patch.papers))
+        keys = dict(previous.keys)
+        known = self.cache.keys if self.cache is not None else {}
+        for entry in fresh.values():
+            keys.pop(entry.source_path, None)
+            if entry.source_path in known:
+                keys[entry.source_path] = known[entry.source_path]
+        return Built(patch.site, patch, previous.profiles, (), made, frozenset(patch.papers), keys)
+
+    def _made_as_saved(self, previous: Built, fresh: dict[str, Entry]) -> bool:
+        """Whether the edited papers of a model read back from disk can be made as the model had them: with
+        the entries it was made from, which the entry cache keeps by content (their files now read otherwise)."""
+        papers = previous.site.papers
+        if not isinstance(papers, SavedPapers):
+            return True
+        for slug, entry in fresh.items():
+            if papers.made(slug) is not None:
+                continue
+            key = previous.keys.get(entry.source_path)
+            before = self.cache.peek(key, entry.source_path, slug) if self.cache is not None and key else None
+            if before is None:
+                return False
+            papers.make(slug, before)
+        return True
 
     def paper(self, ctx: Context, slug: str) -> Paper | None:
         """The paper as the model places it, with its entry as it now reads (notes and all).
@@ -190,6 +211,12 @@ class Structure:
         return tuple(routes.rows(ctx.get("order"), authors, tags, categories, years, ctx.get("pages"),
                                  ctx.get("config").domain, ctx.get("queued"), ctx.get("has_rising"),
                                  ctx.get("redirects")))
+
+
+def _source_path(papers: Mapping[str, Paper], slug: str) -> str:
+    """Where a paper's entry is, read without making a saved model's paper (which would take the entry as the
+    file now reads, not as the model had it)."""
+    return papers.row(slug)[0] if isinstance(papers, SavedPapers) else papers[slug].entry.source_path
 
 
 def _category(site: Site, slug: str) -> Tag | None:
