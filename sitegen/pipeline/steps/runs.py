@@ -3,12 +3,14 @@
 Each file holds every paper's piece in the site's order. Read piece by piece, an edit made
 the file read 10,000 pieces from the memo again (1.5 s for the four files at 10,000 papers).
 The order is cut into runs instead, each joined and kept as one value: an edit joins its
-paper's run again and the file reads about 100 runs.
+paper's run again and the file reads about 160 runs.
 
 Where a run starts is decided by the papers themselves, as content-defined chunking does
 (rsync, restic): a run starts at a paper whose slug hashes to a multiple of `RUN` (about
-one in `RUN`). A new paper, or one moved by a title or date edit, changes the run it
-joins and the one it leaves; cut at fixed places, every run after it would have moved.
+one in `RUN`), or `LONGEST` papers after the last start (runs of such slugs alone vary
+from one paper to 700). A new paper, or one moved by a title or date edit, changes the
+run it joins and the one it leaves (and the forced starts up to the next paper that
+starts a run); cut at fixed places, every run after it would have moved.
 A paper's own pieces are not kept (`keep=False` on `piece`): a run joined again makes
 those of its papers again.
 """
@@ -20,7 +22,8 @@ import xxhash
 from ..engine.graph import Context, Step
 from .sources import digest
 
-RUN = 100  # papers in a run, on average
+RUN = 64  # a run starts at about one paper in RUN
+LONGEST = 2 * RUN  # and after this many papers at the latest: one edit makes at most this many pieces again
 HEAD = ""  # the run before the first paper that starts one
 
 
@@ -37,12 +40,14 @@ def starts_one(slug: str) -> bool:
 
 
 def run_starts(ctx: Context, arg: None) -> tuple[str, ...]:
-    """Each run's first paper, in the site's order; the run before the first such paper is `HEAD`."""
+    """Each run's first paper, in the site's order; the first run's is `HEAD` unless its paper starts one."""
     order = ctx.get("order")
-    if not order:
-        return ()
-    starts = [slug for slug in order if starts_one(slug)]
-    return tuple(starts) if starts and starts[0] == order[0] else (HEAD, *starts)
+    starts: list[str] = []
+    first = 0
+    while first < len(order):
+        starts.append(order[first] if first or starts_one(order[0]) else HEAD)
+        first = _end(order, first)
+    return tuple(starts)
 
 
 def run_papers(ctx: Context, start: str) -> tuple[str, ...]:
@@ -55,10 +60,15 @@ def run_papers(ctx: Context, start: str) -> tuple[str, ...]:
             first = order.index(start)
         except ValueError:
             return ()
+    return tuple(order[first:_end(order, first)])
+
+
+def _end(order: tuple[str, ...], first: int) -> int:
+    """Where the run starting at `first` ends: at the next paper that starts one, or `LONGEST` papers on."""
     end = first + 1
-    while end < len(order) and not starts_one(order[end]):
+    while end < len(order) and end - first < LONGEST and not starts_one(order[end]):
         end += 1
-    return tuple(order[first:end])
+    return end
 
 
 def piece_run(ctx: Context, key: tuple[str, str, str]) -> str:
