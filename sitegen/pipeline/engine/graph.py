@@ -24,6 +24,7 @@ from typing import Any
 from .memo import ABSENT, Key, Memo, Record, fingerprint_of, key_id, make_record
 
 Fingerprint = Callable[[Any], str | bytes]  # text of which the memo keeps a digest
+_UNREAD = object()  # a context's previous result, not decoded yet
 
 
 class StepError(Exception):
@@ -64,19 +65,28 @@ class Update:
 class Context:
     """What a running step reads through: each read is recorded (id) with the fingerprint seen."""
 
-    __slots__ = ("_before", "_engine", "_frame", "_level", "_moved", "_records", "_steps", "previous", "reads",
-                 "undo")
+    __slots__ = ("_before", "_engine", "_frame", "_key", "_level", "_moved", "_previous", "_records", "_steps",
+                 "reads", "undo")
 
-    def __init__(self, engine: Engine, level: int, previous: Any, before: Record | None = None):
+    def __init__(self, engine: Engine, level: int, key: Key, before: Record | None = None):
         self._engine, self._level, self._before, self._steps = engine, level, before, engine._steps
         self._records = engine.memo.records
         self.reads: dict[int, int] = {}
         # The step's last result (ABSENT if none is kept) and what it read then that has since
         # changed (`moved`): a step may update its last result rather than start again (the model delta).
-        self.previous = previous
+        self._key, self._previous = key, _UNREAD
         self._moved: frozenset[int] | None = None
         self.undo: list[Callable[[], object]] = []  # run if the update fails: a delta done in place is undone
         self._frame: dict[str, Any] | None = None
+
+    @property
+    def previous(self) -> Any:
+        """The step's last result (ABSENT if none is kept), decoded when first asked for: a step that starts
+        again from nothing never pays for it (a model of 10,000 papers, when a paper came)."""
+        if self._previous is _UNREAD:
+            before = self._before
+            self._previous = ABSENT if before is None else self._engine._value(self._key, before)
+        return self._previous
 
     def _moved_ids(self) -> frozenset[int]:
         if self._moved is None:
@@ -270,7 +280,7 @@ class Engine:
 
     def _run(self, key: Key, old: Record | None = None) -> tuple[Record, Any]:
         step = self.step(key[0])
-        context = Context(self, step.level, ABSENT if old is None else self._value(key, old), old)
+        context = Context(self, step.level, key, old)
         try:
             value = step.run(context, key[1])
         except BaseException:

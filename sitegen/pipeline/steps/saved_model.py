@@ -31,7 +31,7 @@ from ...model.site import Author, Site, Tag
 from ...model.timeline import Year
 from ..engine.memo import Key
 from .sources import Loaded
-from .structure import Built
+from .structure import Body, Built
 
 
 class SavedSite(msgspec.Struct, array_like=True):
@@ -59,10 +59,17 @@ class SavedSite(msgspec.Struct, array_like=True):
     people: People
     profiles: tuple[AuthorProfile, ...]
     warnings: tuple[Diagnostic, ...]
-    parts: dict[str, dict[str, int]]
 
 
-def saved(built: Built) -> SavedSite:
+# What the memo saves: the model's parts, and the rest encoded apart, decoded only when the model itself is read
+Saved = tuple[dict[str, dict[str, int]], bytes]
+
+
+def saved(built: Built) -> Saved:
+    return built.parts, msgspec.msgpack.encode(_plain(built))
+
+
+def _plain(built: Built) -> SavedSite:
     site = built.site
     network = site.network
     assert network is not None, "a built model has its network"
@@ -73,11 +80,17 @@ def saved(built: Built) -> SavedSite:
         tuple((a.name, a.slug, a.papers, a.profile) for a in site.authors), site.tags, site.categories, site.years,
         site.pages, site.rising, dict(site.upvotes), site.redirects, site.cite_bases, dict(network.names_of),
         dict(network.tags_of), network.authors.slugs, network.tags.slugs, site.people, built.profiles,
-        built.warnings, built.parts)
+        built.warnings)
 
 
-def restored(saved: SavedSite, value_of: Callable[[Key], Any]) -> Built:
-    """The model back, its papers made when read with their entries as they now read (`value_of`)."""
+def restored(saved: Saved, value_of: Callable[[Key], Any]) -> Built:
+    """The model back: its parts now, the rest when first read (see `_body`)."""
+    parts, body = saved
+    return Built(None, parts, load=lambda: _body(msgspec.msgpack.decode(body, type=SavedSite), value_of))
+
+
+def _body(saved: SavedSite, value_of: Callable[[Key], Any]) -> Body:
+    """The model itself, its papers made when read with their entries as they now read (`value_of`)."""
 
     def entry_of(path: str) -> Entry:
         loaded = value_of(("entry", path))
@@ -93,4 +106,4 @@ def restored(saved: SavedSite, value_of: Callable[[Key], Any]) -> Built:
         pages=saved.pages, rising=saved.rising, upvotes=saved.upvotes, redirects=saved.redirects,
         author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in saved.tags},
         cite_bases=saved.cite_bases, network=network, people=saved.people)
-    return Built(site, None, saved.profiles, saved.warnings, saved.parts, keys=saved.keys)
+    return Body(site, saved.profiles, saved.warnings, saved.keys)

@@ -33,18 +33,50 @@ from .sources import Loaded, digest
 
 
 @dataclass(frozen=True)
-class Built:
-    """The model, how it was made (a patch, or None when built), the profiles it used, its warnings, its parts
-    (parts.py: its fingerprint, and what its readers are narrowed by), and the papers whose place moved since
-    the model before it (None: unknown, or papers came or went)."""
+class Body:
+    """The model itself, the profiles it used, its warnings, and each entry's key in the entry cache."""
 
     site: Site
-    patch: SitePatch | None
     profiles: tuple[AuthorProfile, ...]
     warnings: tuple[Diagnostic, ...]
-    parts: Parts
-    edited: frozenset[str] | None = None
     keys: Mapping[str, str] = field(default_factory=dict)  # source path -> the entry cache's key of its entry
+
+
+class Built:
+    """The model (its `Body`), how it was made (a patch, or None when built), its parts (parts.py: its
+    fingerprint, and what its readers are narrowed by), and the papers whose place moved since the model before
+    it (None: unknown, or papers came or went). A model read back from disk reads its body when first asked
+    for it: comparing parts, as every update does, needs none of it."""
+
+    __slots__ = ("_body", "_load", "edited", "parts", "patch")
+
+    def __init__(self, body: Body | None, parts: Parts, patch: SitePatch | None = None,
+                 edited: frozenset[str] | None = None, load: Callable[[], Body] | None = None):
+        self._body, self._load = body, load
+        self.parts, self.patch, self.edited = parts, patch, edited
+
+    @property
+    def body(self) -> Body:
+        if self._body is None:
+            assert self._load is not None, "a model has its body or a way to read it"
+            self._body = self._load()
+        return self._body
+
+    @property
+    def site(self) -> Site:
+        return self.body.site
+
+    @property
+    def profiles(self) -> tuple[AuthorProfile, ...]:
+        return self.body.profiles
+
+    @property
+    def warnings(self) -> tuple[Diagnostic, ...]:
+        return self.body.warnings
+
+    @property
+    def keys(self) -> Mapping[str, str]:
+        return self.body.keys
 
 
 def parts_of_model(value: Any) -> Parts | None:
@@ -91,9 +123,9 @@ class Structure:
 
     def site(self, ctx: Context, arg: None) -> Built:
         config = ctx.get("config")
-        previous = ctx.previous
-        if isinstance(previous, Built) and ctx.moved and all(key[0] == "row" for key in ctx.moved):
-            patched = self._patched(ctx, previous)
+        moved = ctx.moved
+        if moved and all(key[0] == "row" for key in moved) and isinstance(ctx.previous, Built):
+            patched = self._patched(ctx, ctx.previous)
             if patched is not None:
                 return patched
         report = Report()
@@ -119,11 +151,10 @@ class Structure:
         site = model.build_site(config, Content(tuple(entries), tuple(profiles)), self.drafts, report=report,
                                 root=self.root)
         made = parts.parts_of(site)
-        before = parts_of_model(previous)
+        before = parts_of_model(ctx.previous)
         known = self.cache.keys if self.cache is not None else {}
-        return Built(site, None, tuple(profiles), tuple(report.items), made,
-                     parts.edited(before, made) if before is not None else None,
-                     {rel: known[rel] for rel in listed if rel in known})
+        body = Body(site, tuple(profiles), tuple(report.items), {rel: known[rel] for rel in listed if rel in known})
+        return Built(body, made, None, parts.edited(before, made) if before is not None else None)
 
     def _patched(self, ctx: Context, previous: Built) -> Built | None:
         """The previous model patched with the moved rows, or None where a patch cannot be exact."""
@@ -153,7 +184,7 @@ class Structure:
             keys.pop(entry.source_path, None)
             if entry.source_path in known:
                 keys[entry.source_path] = known[entry.source_path]
-        return Built(patch.site, patch, previous.profiles, (), made, frozenset(patch.papers), keys)
+        return Built(Body(patch.site, previous.profiles, (), keys), made, patch, frozenset(patch.papers))
 
     def _made_as_saved(self, previous: Built, fresh: dict[str, Entry]) -> bool:
         """Whether the edited papers of a model read back from disk can be made as the model had them: with
