@@ -216,7 +216,7 @@ class Outputs:
         return [
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
-            Step("piece", 5, self.piece, str, keep=False),  # made again when asked: runs keep them joined (runs.py)
+            Step("piece", 5, self.piece, str),  # not saved (codecs.py): runs keep them joined on disk (runs.py)
             Step("lastmod", 5, self.piece, str),
             *runs.steps(),
             Step("frame", 5, self.frame, lambda frame: frame.stamp),

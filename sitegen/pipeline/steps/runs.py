@@ -11,8 +11,9 @@ one in `RUN`), or `LONGEST` papers after the last start (runs of such slugs alon
 from one paper to 700). A new paper, or one moved by a title or date edit, changes the
 run it joins and the one it leaves (and the forced starts up to the next paper that
 starts a run); cut at fixed places, every run after it would have moved.
-A paper's own pieces are not kept (`keep=False` on `piece`): a run joined again makes
-those of its papers again.
+A paper's own pieces are not saved on disk (`codecs.py` has no codec for `piece`): a run
+joined again in a new process makes those of its papers again. In a process they are kept,
+so a cold build's citation pages and runs make each piece once.
 """
 
 from __future__ import annotations
