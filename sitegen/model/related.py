@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import similar
+from .network import Ref
+from .people import Byline
+from .saved_papers import SavedPapers
 from .site import Site
 
 if TYPE_CHECKING:
@@ -51,9 +54,9 @@ def lists(site: Site, near: Mapping[str, similar.Neighbours], limit: int = LIMIT
     for slug in site.order:
         if only is not None and slug not in only:
             continue
-        paper = site.papers[slug]
-        authors = sorted({r.slug for r in (*paper.authors, *paper.unlisted_authors)} & site.author_index.keys())
-        tags = sorted({r.slug for r in paper.tags} & site.tag_index.keys())
+        written, unlisted, tagged = links(site.papers, slug)
+        authors = sorted({r.slug for r in (*written, *unlisted)} & site.author_index.keys())
+        tags = sorted({r.slug for r in tagged} & site.tag_index.keys())
         found[slug] = places.rank(slug, near.get(slug, ()), [site.author_index[a].papers for a in authors],
                                   [site.tag_index[t].papers for t in tags], limit)
     return found
@@ -71,15 +74,25 @@ def relisted(site: Site, near: Mapping[str, similar.Neighbours], previous: Mappi
     edited = set(edited)
     reached = set(edited)
     for slug in edited:
-        paper = site.papers.get(slug)
-        if paper is not None:
-            reached.update(*(site.author_index[r.slug].papers for r in (*paper.authors, *paper.unlisted_authors)
+        if slug in site.papers:
+            written, unlisted, tagged = links(site.papers, slug)
+            reached.update(*(site.author_index[r.slug].papers for r in (*written, *unlisted)
                              if r.slug in site.author_index),
-                           *(site.tag_index[r.slug].papers for r in paper.tags if r.slug in site.tag_index))
+                           *(site.tag_index[r.slug].papers for r in tagged if r.slug in site.tag_index))
     reached.update(slug for slug, found in previous.items() if any(r.slug in edited for r in found))
     reached.update(slug for slug, found in near.items() if any(other in edited for other, _ in found))
     fresh = lists(site, near, limit, only=reached)
     return {slug: fresh[slug] if slug in fresh else previous[slug] for slug in site.order}
+
+
+def links(papers: Mapping[str, Paper], slug: str) -> tuple[tuple[Byline, ...], tuple[Byline, ...], tuple[Ref, ...]]:
+    """A paper's authors, unlisted authors and tags, without making a saved model's paper (which would
+    restore its entry: a title edit's lists reach thousands of papers)."""
+    if isinstance(papers, SavedPapers):
+        row = papers.row(slug)
+        return row[2], row[8], row[3]
+    paper = papers[slug]
+    return paper.authors, paper.unlisted_authors, paper.tags
 
 
 def _score(authors: int, tags: int, text: float) -> float:

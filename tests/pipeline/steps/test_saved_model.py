@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from sitegen.content.cache import CACHE_DIR
-from sitegen.model import model
+from sitegen.model import model, related
 from sitegen.model.saved_papers import SavedPapers
 from sitegen.pipeline.build import build
 from sitegen.pipeline.site_engine import SiteEngine
@@ -95,3 +95,16 @@ def test_a_saved_model_whose_old_entries_are_lost_is_built_again(tmp_path: Path,
     assert made == [1]
     build(root, tmp_path / "clean", search=False, use_cache=False)
     assert tree_bytes(tmp_path / "public") == tree_bytes(tmp_path / "clean")
+
+
+def test_related_lists_of_a_model_read_back_make_no_paper(tmp_path: Path) -> None:
+    """A title edit's lists reach thousands of papers: they read each one's links from its row, not its entry."""
+    root = copy_site(tmp_path / "site")
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build(jobs=1)
+    built, near = engine.engine.get("site"), engine.engine.get("neighbours")
+    data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
+    back = codecs.decode(("site", None), msgspec.msgpack.decode(data), lambda key: engine.engine.get(*key))
+    assert related.lists(back.site, near) == related.lists(built.site, near)
+    papers = back.site.papers
+    assert isinstance(papers, SavedPapers) and not [slug for slug in papers if papers.made(slug) is not None]
