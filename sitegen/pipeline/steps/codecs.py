@@ -1,8 +1,9 @@
 """How each step's value is saved in the memo on disk (msgpack through msgspec), or that it is not.
 
 A value not saved (the Jinja environment, an author with its co-author network,
-a row, which is its entry again, an entry, which the entry cache holds) is made again when
-a step reads it. Profiles are stored with their sources' dates tagged, as the entry cache
+a row, which is its entry again, an entry, which the entry cache holds, a paper's citation
+piece, which its run holds joined) is made again when a step reads it. The model is saved
+without its entries (saved_model.py). Profiles are stored with their sources' dates tagged, as the entry cache
 stores entries; a paper is stored without its entry, which it takes back from the entry's
 step when decoded.
 """

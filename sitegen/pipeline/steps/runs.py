@@ -54,14 +54,19 @@ def run_starts(ctx: Context, arg: None) -> tuple[str, ...]:
 def run_papers(ctx: Context, start: str) -> tuple[str, ...]:
     """The papers of the run starting at `start`: up to the next paper that starts one."""
     order = ctx.get("order")
-    if start == HEAD:
-        first = 0
-    else:
-        try:
-            first = order.index(start)
-        except ValueError:
-            return ()
-    return tuple(order[first:_end(order, first)])
+    first = 0 if start == HEAD else _places(order).get(start)
+    return () if first is None else tuple(order[first:_end(order, first)])
+
+
+_PLACES: list[tuple[tuple[str, ...], dict[str, int]]] = []  # the last order's places, for its ~160 runs
+
+
+def _places(order: tuple[str, ...]) -> dict[str, int]:
+    """Each paper's place in `order`, worked out once per order however many runs ask (finding each run's
+    start by search took runs × papers: 160 million comparisons at 100,000 papers)."""
+    if not _PLACES or _PLACES[0][0] is not order:
+        _PLACES[:] = [(order, {slug: i for i, slug in enumerate(order)})]
+    return _PLACES[0][1]
 
 
 def _end(order: tuple[str, ...], first: int) -> int:

@@ -152,7 +152,7 @@ class Structure:
                                 root=self.root)
         made = parts.parts_of(site)
         before = parts_of_model(ctx.previous)
-        known = self.cache.keys if self.cache is not None else {}
+        known = self._known()
         body = Body(site, tuple(profiles), tuple(report.items), {rel: known[rel] for rel in listed if rel in known})
         return Built(body, made, None, parts.edited(before, made) if before is not None else None)
 
@@ -178,13 +178,16 @@ class Structure:
         ctx.carry()
         made = parts.parts_of(patch.site, previous.parts, patch.papers, patch.authors, patch.tags,
                               {c.slug for c in patch.site.categories if c.name in patch.categories}, patch.years)
-        keys = dict(previous.keys)
-        known = self.cache.keys if self.cache is not None else {}
+        keys, known = dict(previous.keys), self._known()
         for entry in fresh.values():
             keys.pop(entry.source_path, None)
             if entry.source_path in known:
                 keys[entry.source_path] = known[entry.source_path]
         return Built(Body(patch.site, previous.profiles, (), keys), made, patch, frozenset(patch.papers))
+
+    def _known(self) -> Mapping[str, str]:
+        """The entry cache's key of each entry read in this process, by source path."""
+        return self.cache.keys if self.cache is not None else {}
 
     def _made_as_saved(self, previous: Built, fresh: dict[str, Entry]) -> bool:
         """Whether the edited papers of a model read back from disk can be made as the model had them: with
