@@ -185,6 +185,7 @@ class Engine:
             pending: list[tuple[int, int, Key]] = []
             queued: set[Key] = set()
             count = 0
+            unreached: list[tuple[list[Key], Record]] = []  # readers a change was spread past, and the change
             for key in changed:
                 step = self.step(key[0])
                 if not step.input:
@@ -212,16 +213,18 @@ class Engine:
                 spread = self.step(key[0]).spread
                 reached = spread(self._value(key, record), new.value) if spread is not None else None
                 # any order: a level settles whole before the next
-                unreached: list[Key] = []
+                spared: list[Key] = []
                 for reader in memo.keys_of(memo.readers_of(new.id)).values():
                     if reached is not None and not reached(reader):
-                        unreached.append(reader)
+                        spared.append(reader)
                         continue
                     if reader not in queued:
                         queued.add(reader)
                         heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
                         count += 1
-                seen_again(memo, self._journal, unreached, new)
+                if spared:
+                    unreached.append((spared, new))
+            seen_again(memo, self._journal, unreached)
             return update
 
         self._update = update
@@ -335,19 +338,25 @@ class Engine:
             return work()
 
 
-def seen_again(memo: Memo, journal: dict[Key, Record | None] | None, readers: list[Key], new: Record) -> None:
-    """Readers that `spread` says a change leaves as they were: their records now say they saw its new
+def seen_again(memo: Memo, journal: dict[Key, Record | None] | None,
+               spared: list[tuple[list[Key], Record]]) -> None:
+    """Readers that `spread` says a change left as they were: their records now say they saw its new
     fingerprint, so that a later process verifies them instead of running them again (a paper whose model
-    moved elsewhere would otherwise rebuild the model at its next notes edit)."""
-    memo.load_many(readers)
-    for reader in readers:
-        record = memo.get(reader)
-        if record is None:
+    moved elsewhere would otherwise rebuild the model at its next notes edit). Done once, when the update has
+    settled, with the readers of every change read in one query (one per change took a new entry 0.9 s)."""
+    new: dict[Key, dict[int, int]] = {}
+    for readers, changed in spared:
+        for reader in readers:
+            new.setdefault(reader, {})[changed.id] = changed.fingerprint
+    memo.load_many(list(new))
+    for reader, fingerprints in new.items():
+        found = memo.get(reader)
+        if found is None:
             continue
-        seen = array("q", record.seen)
-        for i, read in enumerate(record.reads):
-            if read == new.id:
-                seen[i] = new.fingerprint
+        seen = array("q", found.seen)
+        for i, read in enumerate(found.reads):
+            if read in fingerprints:
+                seen[i] = fingerprints[read]
         if journal is not None and reader not in journal:
-            journal[reader] = record
-        memo.put(reader, Record(record.id, record.fingerprint, record.reads, seen, record.value, record.saved))
+            journal[reader] = found
+        memo.put(reader, Record(found.id, found.fingerprint, found.reads, seen, found.value, found.saved))
