@@ -66,7 +66,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
            search: bool, jobs: int | None, use_cache: bool) -> BuildResult:
     """`build`, its failures as they come."""
     from ..publish.writer import check_output, recover
-    from .site_engine import search_records
+    from .site_engine import search_shards, shard_records
 
     started = time.perf_counter()
     # A killed build's journal is finished and its leftovers removed; what it had begun (the
@@ -80,23 +80,25 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         """A full build's stage is indexed for search before it is swapped in (the shards whose papers
         are unchanged are taken from the output it replaces)."""
         if search:
-            from ..publish.search import BUNDLE
-            from ..publish.search import index as search_index
+            from ..publish.search import BUNDLE, SHARD_SIZE, index_shards
             from .parallel import stage as begin
 
             begin(progress, "search")
 
             previous = output / BUNDLE
-            indexed.append(search_index(stage.path / BUNDLE, search_records(engine),
-                                        previous if previous.is_dir() else None))
+            indexed.append(index_shards(stage.path / BUNDLE, search_shards(engine, SHARD_SIZE),
+                                        previous if previous.is_dir() else None,
+                                        lambda shard: shard_records(engine, shard, SHARD_SIZE)))
             stage.files |= {p.relative_to(stage.path).as_posix() for p in (stage.path / BUNDLE).rglob("*")}
 
     def updated(engine: SiteEngine, change: EngineChange) -> None:
         """An update in place that wrote or removed pages refreshes the index (only its changed shards)."""
         if search and change.stage is None and any(w.endswith(".html") for w in change.written + change.removed):
+            from ..publish.search import SHARD_SIZE
             from ..publish.search import refresh as refresh_index
 
-            indexed.append(refresh_index(output, search_records(engine)))
+            indexed.append(refresh_index(output, search_shards(engine, SHARD_SIZE),
+                                         lambda shard: shard_records(engine, shard, SHARD_SIZE)))
 
     if use_cache:
         from .persisted import run_build

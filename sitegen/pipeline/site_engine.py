@@ -35,6 +35,7 @@ from .steps.sources import Sources
 from .steps.structure import Structure
 
 if TYPE_CHECKING:
+    from ..publish.search import Shard
     from ..publish.search_records import Record
     from .parallel import Progress
 
@@ -302,10 +303,32 @@ def _before_forking(engine: Engine) -> None:
     engine.get("related_lists")
 
 
-def search_records(engine: SiteEngine) -> list[Record]:
-    """What the search index holds, from the model as it now stands, each paper with its entry as it now
-    reads: after a notes edit the model keeps the entry it was made with (nothing it places moved), and
-    the paper step takes the new one."""
-    from ..publish.search_records import records
+def search_shards(engine: SiteEngine, smallest: int) -> list[Shard]:
+    """The search index's shards as the engine now has them: each with its records' digest, and no records
+    (`shard_records` makes those of a shard that is indexed again). Shards of `smallest` papers, doubled
+    past `MOST_SHARDS` (publish/search.py)."""
+    from ..publish.search import Shard, size_for
 
-    return records(engine.engine.get("site").site, lambda slug: engine.engine.get("paper", slug))
+    count = engine.engine.get("count")
+    size = size_for(count, smallest)
+    made = []
+    for number in range(-(-count // size)):
+        slugs = engine.engine.get("search_slugs", (size, number))
+        made.append(Shard(f"s{number}", len(slugs), engine.engine.get("search_shard", (size, number)), None))
+    return made
+
+
+def shard_records(engine: SiteEngine, shard: Shard, smallest: int) -> list[Record]:
+    """The records of one of `search_shards`' shards, each paper with its entry as it now reads."""
+    from ..publish.search import size_for
+    from ..publish.search_records import record
+
+    size = size_for(engine.engine.get("count"), smallest)
+    language = engine.engine.get("config").language
+    slugs = engine.engine.get("search_slugs", (size, int(shard.name[1:])))
+    return [record(paper, language) for slug in slugs if (paper := engine.engine.get("paper", slug)) is not None]
+
+
+def search_records(engine: SiteEngine, smallest: int) -> list[Record]:
+    """Every record the search index holds, oldest first (what `search_shards` cut and digest)."""
+    return [r for shard in search_shards(engine, smallest) for r in shard_records(engine, shard, smallest)]

@@ -7,7 +7,9 @@ the 10,000 that carry the text, in 2.3 GB. Its memory still grows by about 130 K
 records are cut into shards of `SHARD_SIZE` consecutive papers, oldest first, each its own Pagefind
 bundle in `pagefind/s<N>/`, indexed two at a time; the search page searches them all
 (`sitegen-search.json` lists them) and merges the results. A shard whose records did not change
-since the last index is kept as it was, so an edit re-indexes one shard. Search is an optional step:
+since the last index is kept as it was, so an edit re-indexes one shard; which shards changed is
+the engine's to say (pipeline/steps/search_shards.py), and a shard's records are made only when it
+is indexed. Search is an optional step:
 without a runnable binary the build says so and succeeds without it.
 
 Beside the shards the bundle holds `sitegen-words.json`, the words of the indexed titles, most
@@ -29,10 +31,12 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+
+import xxhash
 
 from ..common.code_digest import code_digest
 from ..common.fsutil import exchange
@@ -79,11 +83,13 @@ class SearchIndex:
 
 @dataclass(frozen=True)
 class Shard:
-    """Consecutive records indexed together, and the digest that says whether they changed."""
+    """Consecutive records indexed together: how many, the digest of what they say (`contents`), and the
+    records themselves, or None until they are needed (the last bundle may hold a shard of these contents)."""
 
     name: str
-    records: tuple[Record, ...]
-    digest: str
+    papers: int
+    contents: str
+    records: tuple[Record, ...] | None
 
 
 def binary() -> Path | None:
@@ -114,17 +120,28 @@ def _format() -> str:
     return f"sitegen-search {code_digest()}"
 
 
-def shards(records: Sequence[Record], exe: Path, smallest: int) -> list[Shard]:
-    """`records` cut into shards, each with a digest of what decides its bundle."""
+def record_digest(record: Record) -> str:
+    """What one record says, as a shard's contents count it."""
+    return xxhash.xxh3_128_hexdigest(f"{record.path}\0{record.html}".encode())
+
+
+def contents(record_digests: Iterable[str]) -> str:
+    """The digest of a shard's records, in their order (the engine's `search_shard` step makes the same)."""
+    return xxhash.xxh3_128_hexdigest("\0".join(record_digests).encode())
+
+
+def _stamped(contents: str, exe: Path) -> str:
+    """A shard's digest in the manifest: its contents, and the code and Pagefind that index them."""
+    return hashlib.sha256(repr((_format(), exe.stat().st_size, EXCLUDE_SELECTORS, contents)).encode()).hexdigest()
+
+
+def shards(records: Sequence[Record], smallest: int) -> list[Shard]:
+    """`records` cut into shards of consecutive records, each with its contents' digest."""
     size = size_for(len(records), smallest)
-    stat = exe.stat()
     made = []
     for number, start in enumerate(range(0, len(records), size)):
         part = tuple(records[start:start + size])
-        digest = hashlib.sha256(repr((_format(), stat.st_size, EXCLUDE_SELECTORS)).encode())
-        for record in part:
-            digest.update(f"\0{record.path}\0{record.html}".encode())
-        made.append(Shard(f"s{number}", part, digest.hexdigest()))
+        made.append(Shard(f"s{number}", len(part), contents(record_digest(r) for r in part), part))
     return made
 
 
@@ -132,28 +149,40 @@ def index(bundle: Path, records: Sequence[Record], previous: Path | None = None,
           shard_size: int | None = None) -> SearchIndex:
     """Write the search bundle for `records` into the new folder `bundle`, keeping the shards of the bundle
     `previous` whose records are unchanged; never raises for a missing or failing binary."""
+    return index_shards(bundle, shards(records, shard_size or SHARD_SIZE), previous)
+
+
+def index_shards(bundle: Path, made: Sequence[Shard], previous: Path | None = None,
+                 make: Callable[[Shard], Sequence[Record]] | None = None) -> SearchIndex:
+    """Write the search bundle of these shards into the new folder `bundle`, taking from the bundle `previous`
+    those it holds; `make` gives the records of a shard given without them that must be indexed."""
     exe = binary()
     if exe is None:
         return SearchIndex(False, message="search index skipped: Pagefind is not installed "
                                           "(pip install 'pagefind[bin]')")
     started = time.perf_counter()
-    made = shards(records, exe, shard_size or SHARD_SIZE)
+    digests = {shard.name: _stamped(shard.contents, exe) for shard in made}
     kept = _kept(previous) if previous is not None else {}
     bundle.mkdir(parents=True)
     sizes: dict[str, tuple[int, int]] = {}  # shard -> (files, bytes)
     fresh = []
     for shard in made:
-        if shard.digest in kept and (size := _keep(*kept[shard.digest], bundle / shard.name)) is not None:
+        digest = digests[shard.name]
+        if digest in kept and (size := _keep(*kept[digest], bundle / shard.name)) is not None:
             sizes[shard.name] = size
-        else:
+        elif shard.records is not None:
             fresh.append(shard)
+        elif make is not None:
+            fresh.append(Shard(shard.name, shard.papers, shard.contents, tuple(make(shard))))
+        else:
+            raise ValueError(f"shard {shard.name} is not in the last index and has no records to index")
     try:
         peak = _run_all(exe, bundle, fresh)
     except PagefindFailed as failed:
         shutil.rmtree(bundle, ignore_errors=True)
         return SearchIndex(False, message=f"search index skipped: {failed}")
     sizes.update((shard.name, _size(bundle / shard.name)) for shard in fresh)
-    manifest = {"format": _format(), "shards": [{"path": f"{s.name}/", "papers": len(s.records), "digest": s.digest,
+    manifest = {"format": _format(), "shards": [{"path": f"{s.name}/", "papers": s.papers, "digest": digests[s.name],
                                               "files": sizes[s.name][0], "bytes": sizes[s.name][1]} for s in made]}
     (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
     write_words(bundle)
@@ -239,7 +268,7 @@ def _run_all(exe: Path, bundle: Path, fresh: list[Shard]) -> int:
 def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str]) -> int:
     """Write one shard's records and index them into `bundle/<shard>/`; Pagefind's peak memory in KB."""
     site = work / shard.name
-    for record in shard.records:
+    for record in shard.records or ():
         target = site / record.path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(record.html, encoding="utf-8")
@@ -318,13 +347,14 @@ def write_words(bundle: Path) -> None:
     (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
 
 
-def refresh(site_dir: Path, records: Sequence[Record], shard_size: int | None = None) -> SearchIndex:
+def refresh(site_dir: Path, made: Sequence[Shard], make: Callable[[Shard], Sequence[Record]] | None = None
+            ) -> SearchIndex:
     """Bring the index of a built or served site up to date: build beside it, keeping the shards that did
-    not change, then swap it in."""
+    not change (`make` gives the records of the others, see `index_shards`), then swap it in."""
     fresh = site_dir / f".{BUNDLE}-new"
     shutil.rmtree(fresh, ignore_errors=True)
     current = site_dir / BUNDLE
-    result = index(fresh, records, current if current.is_dir() else None, shard_size)
+    result = index_shards(fresh, made, current if current.is_dir() else None, make)
     if not result.ok:
         shutil.rmtree(fresh, ignore_errors=True)
         return result

@@ -6,14 +6,14 @@ sort key as `paper.html` gives Pagefind, so the index is the one the paper pages
 same words, weights, anchors for excerpts and filters; tests compare the two). Pagefind then reads
 10,000 records of a few kilobytes where it read 18,000 whole pages, most of them no paper at all.
 
-Records come oldest first (undated papers before the oldest dated one, then by slug): the index is
-cut into shards of consecutive records, so a date sort reads the shards in turn, and an edit or a
-new paper changes the one shard that holds it.
+Records come oldest first, the site's order reversed (undated papers before the oldest dated one,
+papers of one day in the reverse of their order on the site): the index is cut into shards of
+consecutive records, so a date sort reads the shards in turn, and an edit or a new paper changes
+the one shard that holds it.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,10 +34,13 @@ class Record:
 def records(site: Site, current: Callable[[str], Paper | None] | None = None) -> list[Record]:
     """Every paper's record, oldest first (see the module's docstring); `current` gives a paper with its entry
     as it now reads, where the model may hold the one it was made with."""
-    papers = [(current(slug) if current else None) or site.papers[slug] for slug in site.order]
-    papers.sort(key=lambda paper: (paper.entry.date or dt.date.min, paper.entry.slug))
-    language = site.config.language
-    return [Record(f"{paper.route}index.html", _document(paper, language)) for paper in papers]
+    papers = [(current(slug) if current else None) or site.papers[slug] for slug in reversed(site.order)]
+    return [record(paper, site.config.language) for paper in papers]
+
+
+def record(paper: Paper, language: str) -> Record:
+    """One paper's record."""
+    return Record(f"{paper.route}index.html", _document(paper, language))
 
 
 # Each paper's document, kept while the paper itself lives: a preview makes the records again after every edit,

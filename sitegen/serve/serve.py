@@ -14,9 +14,10 @@ from pathlib import Path
 
 from ..common.errors import Diagnostic, Location, SitegenError, relpath
 from ..content import config as site_config
-from ..pipeline.site_engine import EngineChange, SiteEngine, search_records
-from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex
+from ..pipeline.site_engine import EngineChange, SiteEngine, search_shards, shard_records
+from ..publish.search import PREVIEW_SHARD_SIZE, SearchIndex, Shard
 from ..publish.search import refresh as refresh_index
+from ..publish.search_records import Record
 from .server import PreviewServer, error_overlay
 from .watch import Watcher
 
@@ -105,8 +106,8 @@ class PreviewSession:
             self.state = preview_state(self.root, self.output, base_url, drafts)
             self.state.full()
             if search:
-                wanted = search_records(self.state)
-                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
+                shards = search_shards(self.state, PREVIEW_SHARD_SIZE)
+                self._report_index(refresh_index(self.output, shards, self._shard_records))
         except BaseException:
             self.server.server_close()
             self._remove_folders()
@@ -202,11 +203,18 @@ class PreviewSession:
             with self._index_lock:
                 try:
                     with self._lock:  # the model as the last rebuild left it, never one being updated
-                        wanted = search_records(self.state)
+                        shards = search_shards(self.state, PREVIEW_SHARD_SIZE)
+                    result = refresh_index(self.output, shards, self._shard_records)
                 except Exception as exc:  # the next successful rebuild indexes again
                     self.log(f"warning: search index not refreshed ({exc})")
                     continue
-                self._report_index(refresh_index(self.output, wanted, PREVIEW_SHARD_SIZE))
+                self._report_index(result)
+
+    def _shard_records(self, shard: Shard) -> list[Record]:
+        """A shard's records, made from the engine as the last rebuild left it (a rebuild since then made
+        the shard's digest stale, and the index it wants next indexes the shard again)."""
+        with self._lock:
+            return shard_records(self.state, shard, PREVIEW_SHARD_SIZE)
 
     def _report_index(self, result: SearchIndex) -> None:
         self.indexed.append(result)

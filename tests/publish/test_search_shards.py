@@ -43,7 +43,7 @@ def test_records_give_pagefind_what_the_paper_pages_gave(built_site: BuiltSite, 
 @pytest.fixture(scope="module")
 def model_records(tmp_path_factory: pytest.TempPathFactory) -> list[Record]:
     site = copy_site(tmp_path_factory.mktemp("records") / "site")
-    return search_records(SiteEngine(site, site / "public"))
+    return search_records(SiteEngine(site, site / "public"), search.SHARD_SIZE)
 
 
 def test_records_come_oldest_first_and_say_nothing_of_the_rest_of_the_page(model_records: list[Record]) -> None:

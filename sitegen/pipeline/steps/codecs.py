@@ -49,6 +49,7 @@ TYPES: dict[str, Any] = {
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
     "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "lastmod": str,
     "piece_run": str, "run_starts": tuple[str, ...], "run_papers": tuple[str, ...],
+    "search_record": str, "search_slugs": tuple[str, ...], "search_shard": str,
     "site": saved_model.Saved,  # the model but for its papers' entries (saved_model.py)
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model

@@ -26,7 +26,7 @@ from ...render import template_errors
 from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
-from . import runs, views
+from . import runs, search_shards, views
 
 PageKey = tuple[str, str, str, str]  # (output, kind, key, template): a plan row
 GONE = b"\x00gone"  # what a page of a paper, author, tag or year, or the Rising page, no longer there renders to
@@ -219,6 +219,7 @@ class Outputs:
             Step("piece", 5, self.piece, str),  # not saved (codecs.py): runs keep them joined on disk (runs.py)
             Step("lastmod", 5, self.piece, str),
             *runs.steps(),
+            *search_shards.steps(),
             Step("frame", 5, self.frame, lambda frame: frame.stamp),
             Step("page", 7, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
         ]
