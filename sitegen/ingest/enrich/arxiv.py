@@ -13,7 +13,7 @@ import os
 import re
 import urllib.parse
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from sitegen.ingest.enrich.answers import EnrichError, Response, SourceError, host_of
 from sitegen.ingest.enrich.http import Fetcher
@@ -23,7 +23,7 @@ from sitegen.ingest.enrich.record import Author, Record
 DEFAULT_API = "https://export.arxiv.org/api/query"
 ATOM = "{http://www.w3.org/2005/Atom}"
 ARXIV = "{http://arxiv.org/schemas/atom}"
-BATCH = 50  # ids per request: one feed stays small, and a failed batch costs little
+BATCH = 100  # ids per request: one request per batch of entries (run.BATCH), a feed of about 200 KB
 SEARCH_RESULTS = 10
 DATACITE = "10.48550/"  # the DOI arXiv mints for every paper: derived from the id, never kept
 
@@ -73,6 +73,17 @@ class ArxivClient:
             return []
         params = {"search_query": query, "start": "0", "max_results": str(max_results)}
         return self._records(self._url(params), refresh)
+
+    def search_titles(self, titles: Sequence[str], *, refresh: bool = False) -> list[Record] | None:
+        """Papers whose title holds any of `titles` as a phrase, in one request (`ti:"…" OR ti:"…"`); None when
+        arXiv found as many as it was asked to send, so some may be missing (each title is then searched alone)."""
+        queries = list(dict.fromkeys(q for t in titles if (q := title_query(t)) is not None))
+        if not queries:
+            return []
+        wanted = SEARCH_RESULTS * len(queries)
+        params = {"search_query": " OR ".join(queries), "start": "0", "max_results": str(wanted)}
+        records = self._records(self._url(params), refresh)
+        return None if len(records) >= wanted else records
 
     def by_ids(self, ids: Iterable[str], *, batch: int = BATCH, refresh: bool = False) -> dict[str, Record]:
         """The papers with these ids, keyed by id without version; an id arXiv does not know is absent.

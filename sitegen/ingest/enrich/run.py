@@ -30,6 +30,7 @@ from ...content.rewrite import rewritten
 from ..importers import state as import_state
 from ..importers import transaction
 from . import authors as author_ids
+from . import batched
 from .answers import EnrichError, Response, Unreachable
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
@@ -237,7 +238,8 @@ def _targets(root: Path, slugs: Sequence[str], refresh: bool, outcome: Outcome) 
 
 def _look_up(targets: list[Target], clients: _Clients, asking: Sources, refresh: bool,
              looked_up: Callable[[Target], None] = lambda target: None) -> None:
-    """Ask the sources about each target until the matcher settles, then complete the settled ones by id."""
+    """Ask the sources, in order, about the targets the matcher has not settled, many at once where a source
+    allows it (batched.py), then complete the settled ones by id."""
     pinned = [t for t in targets if known(t.meta).arxiv]
     if pinned:
         records = asking.ask("arxiv", lambda: clients.arxiv.by_ids([str(t.meta["arxiv"]) for t in pinned],
@@ -245,20 +247,44 @@ def _look_up(targets: list[Target], clients: _Clients, asking: Sources, refresh:
         for target in pinned:
             record = records.get(str(target.meta["arxiv"]))
             target.candidates += [record] if record else []
-    for target in targets:
-        facts = known(target.meta)
-        target.decision = decide(facts, target.candidates)
-        for source in asking.order:
-            if isinstance(target.decision, Resolved):
-                break
-            found = asking.ask(source, partial(_search, clients, source, facts.title, refresh))
+    pending = _settled(targets, looked_up)
+    for source in asking.order:
+        alone = pending  # asked one title at a time
+        if source == "hf":
+            batched.from_listings(pending, lambda month: asking.ask(
+                "hf", lambda: clients.hf.daily(month=month, refresh=refresh)))
+            alone = pending = _settled(pending, looked_up)
+        elif source == "arxiv":
+            alone = []
+            for group in batched.title_groups(pending):
+                found = asking.ask("arxiv", partial(clients.arxiv.search_titles,
+                                                    [str(t.meta["title"]) for t in group], refresh=refresh))
+                if found is not None:
+                    batched.share(group, found)
+                else:  # arXiv had more than it sent, or it was dropped (then each is marked below)
+                    alone += group
+        for target in alone:
+            found = asking.ask(source, partial(_search, clients, source, known(target.meta).title, refresh))
             if found:
-                target.candidates += found
-                target.decision = decide(facts, target.candidates)
+                target.candidates += [r for r in found if r not in target.candidates]
             elif source in asking.dropped:
                 target.not_asked.add(source)
+        pending = _settled(pending, looked_up)
+    for target in pending:
         looked_up(target)
     _complete(targets, clients, asking, refresh)
+
+
+def _settled(targets: list[Target], looked_up: Callable[[Target], None]) -> list[Target]:
+    """Each target decided on its candidates so far; those the matcher settled are reported, the rest returned."""
+    pending = []
+    for target in targets:
+        target.decision = decide(known(target.meta), target.candidates)
+        if isinstance(target.decision, Resolved):
+            looked_up(target)
+        else:
+            pending.append(target)
+    return pending
 
 
 @dataclass(frozen=True)

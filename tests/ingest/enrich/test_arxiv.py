@@ -122,13 +122,13 @@ def test_a_title_with_nothing_searchable_sends_nothing(client: ArxivClient, repl
     assert replay.seen == []
 
 
-def test_by_ids_splits_into_batches_of_50(client: ArxivClient, replay: ReplayServer) -> None:
+def test_by_ids_splits_into_batches_of_100(client: ArxivClient, replay: ReplayServer) -> None:
     replay.add("/api/query", Reply.fixture(EMPTY))
-    ids = [f"2101.{n:05d}" for n in range(1, 121)]
+    ids = [f"2101.{n:05d}" for n in range(1, 221)]
     assert client.by_ids([*ids, "2101.00001v3", "arXiv:2101.00002"]) == {}  # versions and prefixes: the same papers
     sent = [seen.param("id_list").split(",") for seen in replay.seen]  # type: ignore[union-attr]
-    assert [len(batch) for batch in sent] == [50, 50, 20]
-    assert [seen.param("max_results") for seen in replay.seen] == ["50", "50", "20"]
+    assert [len(batch) for batch in sent] == [100, 100, 20]
+    assert [seen.param("max_results") for seen in replay.seen] == ["100", "100", "20"]
     assert [paper for batch in sent for paper in batch] == ids
 
 
