@@ -33,6 +33,25 @@ class Rename:
     where: Location
 
 
+def authors_at(shown: str, text: str) -> Location:
+    """Where an entry lists its authors, for a message about them."""
+    try:
+        return Location(shown, frontmatter.parse(text, shown).key_lines.get("authors", 1))
+    except frontmatter.FrontMatterError:
+        return Location(shown, 1)
+
+
+def renames(shown: str, text: str, pairs: Sequence[tuple[str, str]]) -> list[Rename]:
+    """The respellings of one entry, placed at its author list."""
+    where = authors_at(shown, text) if pairs else Location(shown)
+    return [Rename(old, new, where) for old, new in pairs]
+
+
+def unmatched(kept: Sequence[str]) -> str:
+    """Why an importer's list was kept, for the warning and the report: which names are not the paper's."""
+    return f"{' and '.join(map(repr, kept))} {'is' if len(kept) == 1 else 'are'} none of the paper's authors"
+
+
 def plan(renames: Sequence[Rename], files: list[AuthorFile], state: dict[str, dict[str, str]], root: Path,
          report: Report) -> tuple[list[AuthorFile], dict[Path, str]]:
     """The author files as they will be (`files` untouched), and the texts of those that change."""
