@@ -4,8 +4,9 @@ A field is the tools' to change when its value is still what a tool last wrote t
 its fingerprint is in `import-state.json`, under the entry's enrichment key or under the
 importer's key for the entry. Anything else is the curator's and stays. An empty field is
 filled; a truncated author list a tool wrote becomes the full list; `refresh` lets newer
-data replace what a tool wrote (a preprint that gained a publisher DOI). Nothing is ever
-removed. Pure functions: no file access.
+data replace what a tool wrote (a preprint that gained a publisher DOI). Names the importer
+wrote are respelled as the paper writes them when each is surely one of its authors
+(`names`). Nothing is ever removed. Pure functions: no file access.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 
 from ..importers.identity import abstract_key, state_keys, strict_key
 from ..importers.merge import fingerprint, ordered, title_key
+from .names import importers_list
 from .record import Record
 
 LINK_KINDS = ("pdf", "abs", "hf", "code", "project")
@@ -42,6 +44,8 @@ class Applied:
     meta: dict[str, Any]
     state: dict[str, str]
     changed: list[str] = field(default_factory=list)
+    respelled: tuple[tuple[str, str], ...] = ()  # each name the importer wrote, replaced, and the paper's spelling
+    kept: tuple[str, ...] = ()  # the importer's names with no single counterpart, for which its list stayed
 
 
 def enrich_key(slug: str) -> str:
@@ -81,6 +85,8 @@ def apply(meta: dict[str, Any], found: Found, mine: dict[str, str], imported: di
     result = Applied(dict(meta), dict(mine))
     new = entry_fields(found.record)
     fuller = _fuller_authors(meta, new, mine, imported)
+    respelled = importers_list(meta, new.get("authors"), imported)
+    whole = respelled is not None and not respelled.left  # every name the importer wrote is one of the paper's
     for name in FIELDS:
         current = meta.get(name)
         if name not in new or current == new[name]:
@@ -90,13 +96,16 @@ def apply(meta: dict[str, Any], found: Found, mine: dict[str, str], imported: di
         if name == "arxiv":
             ok = empty  # a hand-set id pins the match; a tool-set one is this same paper's
         elif name in AUTHOR_FIELDS:
-            ok = fuller or (refresh and tools)
+            ok = fuller or whole or (refresh and tools)
         else:
             ok = empty or (refresh and tools)
         if ok:
             result.meta[name] = new[name]
             result.state[name] = fingerprint(new[name])
             result.changed.append(name)
+    if respelled is not None:
+        replaced = "authors" in result.changed
+        result.respelled, result.kept = (respelled.pairs, ()) if replaced else ((), respelled.left)
     _add_links(result, found.record)
     _add_provenance(result, found)
     result.meta = ordered(result.meta)

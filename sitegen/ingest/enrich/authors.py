@@ -71,7 +71,7 @@ def plan(papers: Iterable[Resolved], files: list[AuthorFile], root: Path, report
     """The author files to write, and their texts, so that each person's profile holds the ids found."""
     claims = _claims(papers, report)
     known = list(files)
-    owners = {person(c.name): _file_of(c.name, known) for c in claims}
+    owners = {person(c.name): file_of(c.name, known) for c in claims}
     added: dict[int, dict[str, str]] = {}  # id(file) -> fields to add
     for group in _by_person(_unclaimed_elsewhere(claims, owners, known, report), owners):
         first = group[0]
@@ -127,7 +127,7 @@ def _valid(field: str, raw: str, name: str, where: Location, report: Report) -> 
     return str(value)
 
 
-def _file_of(name: str, files: list[AuthorFile]) -> AuthorFile | None:
+def file_of(name: str, files: list[AuthorFile]) -> AuthorFile | None:
     """This person's profile: the file whose name or one of whose aliases is theirs."""
     wanted = person(name)
     for file in files:

@@ -22,15 +22,20 @@ from ...content.controls import shown
 from ...content.tagging import Tagger
 from ..importers import state as import_state
 from ..importers import transaction
+from . import aliases
 from .answers import EnrichError
 from .apply import enrich_key, importer_fingerprints
+from .authors import AuthorFile
+from .authors import load as load_profiles
 from .bibfile import read_bibfile
 from .entries import Catalog, Entry, Imported, add_provenance, fields_for, merge, new_entry, read_entries, render
 from .hf import HfClient
 from .http import Fetcher
 from .identifiers import WHAT, ArxivId, BibFile, Daily, Doi, Identifier, parse_daily, parse_identifier
+from .match import Resolved, decide
 from .record import Record
 from .resolve import PendingStore, Progress, Wanted, group, listings, look_up, where
+from .run import known
 from .store import Store, StoreError
 
 SUMMARY_HINT = "nothing under content/ was changed"
@@ -146,6 +151,8 @@ class _Site:
     state: dict[str, dict[str, str]]
     state_path: Path
     state_text: str
+    profiles: list[AuthorFile]
+    renames: list[aliases.Rename] = field(default_factory=list)  # names the importer wrote, and the papers' spelling
 
     @classmethod
     def read(cls, root: Path, report: Report) -> _Site:
@@ -156,7 +163,8 @@ class _Site:
         problems: list[Diagnostic] = []
         state = import_state.load(state_path, relpath(state_path, root), problems)
         report.extend(problems)
-        return cls(root, Tagger(cfg.tags), Catalog(entries), state, state_path, import_state.render(state))
+        return cls(root, Tagger(cfg.tags), Catalog(entries), state, state_path, import_state.render(state),
+                   load_profiles(root, report))
 
 
 def _ask(site: _Site, wanted: list[Wanted], days: list[tuple[str, Daily]], update: bool, delay: float | None,
@@ -185,8 +193,10 @@ def _place(site: _Site, item: Imported, today: dt.date, update: bool, report: Re
             report.warning(item.where, "W1060", f"{item.record.title!r} gets {entry.shown}: {base}.md is another "
                            "paper's", "rename either file if you like: imports find entries by their ids")
     key = enrich_key(entry.slug)
+    settled = found is not None and isinstance(decide(known(entry.meta), [item.record]), Resolved)
     merged = merge(entry.meta, fields_for(item, site.tagger, today), site.state.get(key, {}),
-                   importer_fingerprints(entry.meta, site.state), update)
+                   importer_fingerprints(entry.meta, site.state), update, settled)
+    site.renames += aliases.renames(entry.shown, entry.text, merged.respelled)
     add_provenance(merged, item, today)
     entry.meta = merged.meta
     if merged.changed:
@@ -201,6 +211,7 @@ def _place(site: _Site, item: Imported, today: dt.date, update: bool, report: Re
 def _commit(site: _Site, entries: list[Entry], store: PendingStore, report: Report) -> None:
     """Write the entries, the import state and the answers together, or (reporting why) none of them."""
     writes = {entry.path: render(entry) for entry in entries}
+    writes |= aliases.plan(site.renames, site.profiles, site.state, site.root, report)[1]
     state = import_state.render(site.state)
     if state != site.state_text:
         writes[site.state_path] = state

@@ -28,6 +28,7 @@ from ..importers.identity import Paper, abstract_key, known_entry, strict_key
 from ..importers.merge import fingerprint, ordered, title_key
 from .apply import LINK_KINDS, _fuller_authors, _written_by_a_tool, entry_fields
 from .identifiers import arxiv_key
+from .names import importers_list
 from .record import Record
 
 EMPTY: tuple[Any, ...] = (None, "", [], {})
@@ -69,6 +70,7 @@ class Merged:
     meta: dict[str, Any]
     state: dict[str, str]
     changed: list[str] = field(default_factory=list)
+    respelled: tuple[tuple[str, str], ...] = ()  # as `apply.Applied`: the importer's names replaced, respelled
 
 
 def read_entries(folder: Path, root: Path, report: Report) -> list[Entry]:
@@ -156,10 +158,15 @@ def fields_for(item: Imported, tagger: Tagger, today: dt.date) -> dict[str, Any]
 
 
 def merge(meta: dict[str, Any], fields: dict[str, Any], mine: dict[str, str], imported: dict[str, set[str]],
-          update: bool) -> Merged:
-    """`meta` with what `fields` adds; `mine`: the fingerprints recorded under the entry's enrich key."""
+          update: bool, settled: bool = False) -> Merged:
+    """`meta` with what `fields` adds; `mine`: the fingerprints recorded under the entry's enrich key.
+
+    `settled`: the matcher takes the paper for the entry's, so the names the importer wrote may be respelled.
+    """
     result = Merged(dict(meta), dict(mine))
     fuller = _fuller_authors(meta, fields, mine, imported)
+    respelled = importers_list(meta, fields.get("authors"), imported) if settled else None
+    fuller = fuller or (respelled is not None and not respelled.left)
     for name, value in fields.items():
         current = meta.get(name)
         if name == "links" or current == value:
@@ -175,6 +182,8 @@ def merge(meta: dict[str, Any], fields: dict[str, Any], mine: dict[str, str], im
             result.meta[name] = value
             result.state[name] = fingerprint(value)
             result.changed.append(name)
+    if respelled is not None and "authors" in result.changed:
+        result.respelled = respelled.pairs
     _add_links(result, fields.get("links", {}))
     return result
 

@@ -154,7 +154,8 @@ def _year(record: Record) -> int | None:
     return record.year if record.year is not None else (record.date.year if record.date else None)
 
 
-def _name_tokens(name: str) -> tuple[str, ...]:
+def name_tokens(name: str) -> tuple[str, ...]:
+    """A name's words as compared: accents and case set aside, Latin letters folded (`_latin_folded`)."""
     return tuple(_latin_folded(normalize(name)).split())
 
 
@@ -176,8 +177,8 @@ def _same_person(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def _shared_authors(known: Iterable[str], found: Iterable[str]) -> tuple[int, int]:
     """How many of the entry's (comparable) names the candidate has, each candidate name used once."""
-    mine = [t for t in map(_name_tokens, known) if t]
-    theirs = [t for t in map(_name_tokens, found) if t]
+    mine = [t for t in map(name_tokens, known) if t]
+    theirs = [t for t in map(name_tokens, found) if t]
     if not mine or not theirs:
         return 0, 0  # nothing to compare
     matched = 0
@@ -245,8 +246,8 @@ def _author_problems(known: Known, record: Record, how: list[str], certain: bool
 
 def _leading(names: tuple[str, ...], record: Record) -> bool:
     """Whether the names are the record's first authors, in order."""
-    theirs = [_name_tokens(a.name) for a in record.authors[: len(names)]]
-    mine = [_name_tokens(name) for name in names]
+    theirs = [name_tokens(a.name) for a in record.authors[: len(names)]]
+    mine = [name_tokens(name) for name in names]
     return bool(mine) and len(theirs) == len(mine) and all(
         a and b and _same_person(a, b) for a, b in zip(mine, theirs, strict=True))
 

@@ -14,6 +14,8 @@ def rows(outcome: Outcome) -> list[tuple[str, str, str]]:
     for target, resolved, changed in outcome.resolved:
         paper = resolved.record.arxiv or resolved.record.doi or resolved.record.id
         detail = f"{paper}: {resolved.how}" + (f"; wrote {', '.join(changed)}" if changed else "; nothing new")
+        if target.shown in outcome.kept:
+            detail += f"; the importer's names kept: {outcome.kept[target.shown]}"
         table.append((target.shown, "resolved", detail))
     for target, ambiguous in outcome.ambiguous:
         table.append((target.shown, "ambiguous", _candidates(ambiguous.candidates)))

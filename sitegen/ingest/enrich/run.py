@@ -29,8 +29,8 @@ from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ..importers import state as import_state
 from ..importers import transaction
+from . import aliases, batched
 from . import authors as author_ids
-from . import batched
 from .answers import EnrichError, Response, Unreachable
 from .apply import Found, apply, enrich_key, importer_fingerprints
 from .arxiv import ArxivClient
@@ -70,7 +70,9 @@ class Outcome:
     unresolved: list[tuple[Target, NotFound]] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
-    profiles: list[str] = field(default_factory=list)  # author files given ids (see enrich.authors)
+    profiles: list[str] = field(default_factory=list)  # author files given ids or aliases
+    renames: list[aliases.Rename] = field(default_factory=list)  # names the importer wrote, and the papers' spelling
+    kept: dict[str, str] = field(default_factory=dict)  # entry -> why the importer's names stayed
     report: Report = field(default_factory=Report)
 
 
@@ -148,7 +150,7 @@ def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, del
         for target in batch:
             _settle(target, state, refresh, today, outcome, writes)
         last = start + BATCH >= len(targets) or not asking.names
-        writes |= _author_id_writes(root, profiles, outcome, outcome.report if last else Report())
+        writes |= _author_writes(root, profiles, state, outcome, outcome.report if last else Report())
         if writes and not dry_run:
             transaction.apply({**writes, state_path: import_state.render(state)})
         if not asking.names:
@@ -201,13 +203,14 @@ def _stopped(outcome: Outcome, exc: EnrichError | None, left: int) -> None:
                                   diagnostic.hint))
 
 
-def _author_id_writes(root: Path, profiles: list[author_ids.AuthorFile], outcome: Outcome,
-                      report: Report) -> dict[Path, str]:
-    """The author files to write so that they hold the ids of every paper resolved so far (each batch's plan
-    holds the earlier batches' too: planned from the files as the run found them)."""
+def _author_writes(root: Path, profiles: list[author_ids.AuthorFile], state: dict[str, dict[str, str]],
+                   outcome: Outcome, report: Report) -> dict[Path, str]:
+    """The author files to write so that they hold the aliases and ids of every paper resolved so far (each
+    batch's plan holds the earlier batches' too: planned from the files as the run found them)."""
+    profiles, planned = aliases.plan(outcome.renames, profiles, state, root, report)
     papers = [author_ids.resolved(t.shown, t.text, t.meta, d.record, d.records, changed)
               for t, d, changed in outcome.resolved]
-    planned = author_ids.plan(papers, profiles, root, report)
+    planned |= author_ids.plan(papers, profiles, root, report)
     outcome.profiles = sorted({*outcome.profiles, *(relpath(path, root) for path in planned)})
     return planned
 
@@ -337,6 +340,12 @@ def _settle(target: Target, state: dict[str, dict[str, str]], refresh: bool, tod
     result = apply(target.meta, Found(decision.record, decision.how, decision.score, today), state.get(key, {}),
                    importer_fingerprints(target.meta, state), refresh)
     outcome.resolved.append((target, decision, result.changed))
+    outcome.renames += aliases.renames(target.shown, target.text, result.respelled)
+    if result.kept:
+        outcome.kept[target.shown] = why = aliases.unmatched(result.kept)
+        outcome.report.warning(aliases.authors_at(target.shown, target.text), "W1076",
+                               f"the authors the importer wrote stay as they are: {why}",
+                               "if the entry's names are misspelt, write them as the paper does")
     if not result.changed:
         return
     writes[target.path] = rewritten(target.text, result.meta)

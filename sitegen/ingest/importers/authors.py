@@ -2,8 +2,8 @@
 
 Two names that make the same slug ('Ahán Gupta', 'Ahan Gupta') may be two people: a
 profile merges into a file only when the names are the same (but for Unicode
-composition and spacing), or the file came from this very dump under the same name
-but for case and punctuation. Any other clash gets its own file and a warning.
+composition and spacing), the file lists the name in its aliases, or the file came from
+this very dump under the same name but for case and punctuation. Any other clash gets its own file and a warning.
 """
 
 from __future__ import annotations
@@ -95,10 +95,15 @@ def plan(dumps: list[ParsedDump], files: list[AuthorFile], folder: Path, root: P
 
 
 def _find(name: str, source: str, files: list[AuthorFile]) -> AuthorFile | None:
-    """The file of this person: the same name, or this dump's file under the name but for case/punctuation."""
+    """The file of this person: the same name, one of its aliases (the name a resolved paper's spelling
+    replaced), or this dump's file under the name but for case/punctuation."""
     wanted = person(name)
     for file in files:
         if isinstance(file.meta.get("name"), str) and person(file.meta["name"]) == wanted:
+            return file
+    for file in files:
+        aliases = file.meta.get("aliases")
+        if isinstance(aliases, list) and any(isinstance(a, str) and person(a) == wanted for a in aliases):
             return file
     for file in files:
         if file.meta.get("source") == source and isinstance(file.meta.get("name"), str) and \
