@@ -47,6 +47,7 @@ class Entry:
     doi: str | None = None
     venue: str | None = None  # the journal or conference, when enrichment found one
     draft: bool = False
+    withdrawn: bool = False  # withdrawn by its authors or its archive: shown, never hidden
     sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
     title_html: str = ""
     abstract_html: str = ""
@@ -363,6 +364,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         doi=meta.get("doi"),
         venue=meta.get("venue"),
         draft=meta.get("draft", False),
+        withdrawn=meta.get("withdrawn", False),
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
         title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),
         abstract_html=previous.abstract_html if previous and same_abstract else markdown.text_with_math(abstract),

@@ -274,6 +274,7 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "doi": pattern(DOI, "DOI", "10.1145/3581784.3607040", " (no spaces, braces, quotes or backslashes)"),
     "draft": boolean,
     "venue": text,
+    "withdrawn": boolean,  # true: the paper was withdrawn (arXiv says so); its page and cards say it
     "enrich": boolean,  # false: `sitegen enrich` leaves the entry alone
     "abstract": text,
     "sources": sources,

@@ -28,8 +28,8 @@ def test_a_complete_entry_is_valid_and_normalized() -> None:
         "title: T\nauthors: [A, B]\nauthors_truncated: true\nauthor_count: 7\norganization: Org\n"
         "date: 2025-02-04\ncategory: cs.DC\ntags: [x]\nscore: 69.4\nupvotes: 2\n"
         "links: {code: 'https://github.com/a/b'}\narxiv: '2101.00010'\ndoi: 10.1145/3581784.3607040\n"
-        "status: to-read\nrating: 5\ndraft: false\nvenue: SC 2023\nenrich: true\nadded: 2026-05-19\nabstract: A.\n"
-        "sources: [{file: a.txt}]\n")
+        "status: to-read\nrating: 5\ndraft: false\nvenue: SC 2023\nwithdrawn: true\nenrich: true\n"
+        "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\n")
     assert problems == []
     assert clean["date"] == dt.date(2025, 2, 4) and clean["arxiv"] == "2101.00010"
     assert set(clean) == set(schema.ENTRY_FIELDS)

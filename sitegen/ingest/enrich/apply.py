@@ -19,12 +19,13 @@ from ..importers.identity import abstract_key, state_keys, strict_key
 from ..importers.merge import fingerprint, ordered, title_key
 from .names import importers_list
 from .record import Record
+from .withdrawn import is_notice
 
 LINK_KINDS = ("pdf", "abs", "hf", "code", "project")
 AUTHOR_FIELDS = ("authors", "authors_truncated", "author_count")
 # Fields a lookup may write, in the order they are considered.
 FIELDS = ("title", "authors", "authors_truncated", "author_count", "date", "category", "arxiv", "doi", "venue",
-          "abstract")
+          "withdrawn", "abstract")
 
 
 @dataclass(frozen=True)
@@ -67,10 +68,16 @@ def importer_fingerprints(meta: dict[str, Any], state: dict[str, dict[str, str]]
 
 
 def entry_fields(record: Record) -> dict[str, Any]:
-    """The entry fields a record gives (only those it knows)."""
+    """The entry fields a record gives (only those it knows).
+
+    A withdrawal notice in place of the abstract, from any source, is no abstract: the entry
+    keeps the one it has, and says `withdrawn: true` (never false: a withdrawal is not undone).
+    """
+    notice = is_notice(record.abstract)
     fields: dict[str, Any] = {
         "title": record.title, "date": record.date, "category": record.category, "arxiv": record.arxiv,
-        "doi": record.doi, "venue": record.venue, "abstract": record.abstract,
+        "doi": record.doi, "venue": record.venue, "abstract": "" if notice else record.abstract,
+        "withdrawn": True if record.withdrawn or notice else None,
     }
     if record.authors:
         fields["authors"] = [a.name for a in record.authors]

@@ -3,7 +3,9 @@
 The feed has looked two ways: the 2016-era one (namespaces declared on each element,
 `http://` links, DOIs as `arxiv:doi`) and the current one (namespaces on the feed, `https://`
 links). Both parse the same here. A query arXiv refuses comes back as HTTP 400 with a feed
-holding one entry whose id is `…/api/errors#…`; no result is a 200 feed with no entry.
+holding one entry whose id is `…/api/errors#…`; no result is a 200 feed with no entry. A
+withdrawn paper's `arxiv:comment` says so, and its summary may be only the withdrawal notice,
+which is then no abstract (see `withdrawn`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sitegen.ingest.enrich.answers import EnrichError, Response, SourceError, ho
 from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.identifiers import parse_arxiv
 from sitegen.ingest.enrich.record import Author, Record
+from sitegen.ingest.enrich.withdrawn import is_notice, says_withdrawn
 
 DEFAULT_API = "https://export.arxiv.org/api/query"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -147,18 +150,21 @@ def _record(entry: ET.Element, entry_id: str) -> Record | None:
         doi = None
     primary = entry.find(f"{ARXIV}primary_category")
     published = _date(_text(entry, f"{ATOM}published"))
+    summary = _text(entry, f"{ATOM}summary")
+    notice = is_notice(summary)  # a withdrawal notice is never taken for the abstract
     return Record(
         source="arxiv",
         id=paper,
         title=_text(entry, f"{ATOM}title"),
         authors=tuple(Author(name) for a in entry.iterfind(f"{ATOM}author") if (name := _text(a, f"{ATOM}name"))),
-        abstract=_text(entry, f"{ATOM}summary"),
+        abstract="" if notice else summary,
         date=published,
         arxiv=paper,
         doi=doi,
         category=(primary.get("term") or None) if primary is not None else None,
         links=_links(entry, paper),
         year=published.year if published else None,
+        withdrawn=notice or says_withdrawn(_text(entry, f"{ARXIV}comment")),
     )
 
 

@@ -30,6 +30,7 @@ from text_unidecode import unidecode
 
 from .identifiers import arxiv_key
 from .record import Record
+from .withdrawn import is_notice
 
 TITLE_MIN = 95  # rapidfuzz ratio of the normalized titles
 SHORT_TITLE = 4  # titles of fewer words must be equal but for punctuation
@@ -207,7 +208,7 @@ def assess(known: Known, record: Record) -> Scored:
             failures.append(f"year {year}, the entry's {known.date.year}")
         if record.date is not None and abs((record.date - known.date).days) <= CLEAR_DAYS:
             clear = near_date = True
-    mine, theirs = normalize(known.abstract), normalize(record.abstract)
+    mine, theirs = normalize(known.abstract), normalize("" if is_notice(record.abstract) else record.abstract)
     if mine and theirs:
         similarity = fuzz.token_set_ratio(mine, theirs)
         how.append(f"abstract {floor(similarity)}")
@@ -279,16 +280,24 @@ def _rank(scored: Scored) -> tuple[int, float, str]:
 
 
 def merge(records: list[Record]) -> Record:
-    """One record of one paper from several sources: the first's fields, its gaps filled from the others in order."""
+    """One record of one paper from several sources: the first's fields, its gaps filled from the others in order.
+
+    Withdrawn when any source says so; a withdrawal notice as an abstract is a gap to fill.
+    """
     base = records[0]
     for other in records[1:]:
         filled = {name: getattr(other, name) for name in ("authors", "abstract", "date", "year", "arxiv", "doi",
                                                           "category", "venue", "upvotes", "organization", "keywords")
-                  if getattr(base, name) in (None, "", ()) and getattr(other, name) not in (None, "", ())}
+                  if _gap(base, name) and not _gap(other, name)}
         base = replace(base, **filled)
     links = dict(reversed([link for r in records for link in r.links]))  # the first URL of each kind wins
     ordered = sorted(links.items(), key=lambda kv: LINK_KINDS.index(kv[0]) if kv[0] in LINK_KINDS else len(LINK_KINDS))
-    return replace(base, links=tuple(ordered))
+    return replace(base, links=tuple(ordered), withdrawn=any(r.withdrawn for r in records))
+
+
+def _gap(record: Record, name: str) -> bool:
+    value = getattr(record, name)
+    return value in (None, "", ()) or (name == "abstract" and is_notice(value))
 
 
 def _resolved(paper: list[Scored], note: str) -> Resolved:

@@ -43,3 +43,4 @@ class Record:
     organization: str | None = None
     keywords: tuple[str, ...] = ()
     year: int | None = None  # date's year, or the year alone where a source knows no day (S2 often)
+    withdrawn: bool = False  # the source says the paper was withdrawn (arXiv's comment, or its notice as abstract)
