@@ -10,6 +10,7 @@ from sitegen.pipeline.build import build
 
 from ..html_tools import by_class, one, read_html, text_of
 from ..site_factory import copy_site
+from ..support import RecordedPage, describe_violations, run_axe, serve_directory
 
 
 @pytest.fixture(scope="module")
@@ -48,3 +49,18 @@ def test_the_list_card_carries_a_withdrawn_badge(built: tuple[Path, str, str]) -
     badges = {href for href, item in cards.items() if list(by_class(item, "status-withdrawn"))}
     assert badges == {f"papers/{withdrawn}/"}
     assert text_of(one(cards[f"papers/{withdrawn}/"], "status-withdrawn")) == "Withdrawn"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_notice_and_the_badge_pass_axe(page: RecordedPage, built: tuple[Path, str, str], scheme: str,
+                                           width: int) -> None:
+    public, withdrawn, _ = built
+    page.set_viewport_size({"width": width, "height": 900})
+    page.emulate_media(color_scheme=scheme)  # type: ignore[arg-type]
+    with serve_directory(public) as base_url:
+        for path in (f"papers/{withdrawn}/", ""):
+            page.goto(base_url + path)
+            violations = run_axe(page)
+            assert violations == [], describe_violations(violations)
