@@ -18,7 +18,8 @@ DAY = dt.date(2026, 5, 19)
 
 
 def stored_fetcher(site: Path, **options: object) -> Fetcher:
-    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "tries": 2, "today": lambda: DAY}
+    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "throttle_backoff": 0.01, "tries": 2,
+                                   "today": lambda: DAY}
     settings.update(options)
     return Fetcher(store=Store.for_site(site), **settings)  # type: ignore[arg-type]
 
