@@ -169,9 +169,10 @@ def _clean(value: object) -> str:
 
 
 def _loads(body: str) -> object:
+    """The JSON of a body, None when it is not JSON (then kept as it came, for the parser to refuse)."""
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past the interpreter's limit: the parser fails on it too
         return None
 
 

@@ -113,6 +113,7 @@ BOMB = ('<?xml version="1.0"?><!DOCTYPE feed [<!ENTITY a "aaaaaaaaaa"><!ENTITY b
         ("s2", "{cut off", 200),
         ("s2", '{"error": "Title match not found", "code": 7}', 404),
         ("s2", '{"message": "no data here"}', 200),
+        ("s2", "[" * 100_000 + "]" * 100_000, 200),
         ("arxiv", "<html><body>503</body></html>", 200),
         ("arxiv", '<feed xmlns="http://www.w3.org/2005/Atom"><entry>', 200),
         ("arxiv", BOMB, 200),
