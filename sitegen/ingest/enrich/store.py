@@ -2,9 +2,11 @@
 
 One small JSON file per lookup at `content/lookups/<source>/<key>.json`, where the key is
 the first 16 hex digits of the SHA-256 of the URL (and of the body, for a POST). The files
-are plain and reviewable in a diff: what a source said, and when. Only answers are kept
-(200, and 404 "no such paper"); a throttled or failing source is asked again next time.
-Deleting the folder only means asking again.
+are plain and reviewable in a diff: what a source said, and when. Of an answer, only what
+the parsers read is kept, in the source's own format (kept.py): the folder is committed
+with the site, and most of a Hugging Face answer is never read. Files kept whole by older
+versions read as before. Only answers are kept (200, and 404 "no such paper"); a throttled or failing
+source is asked again next time. Deleting the folder only means asking again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 
 from sitegen.common.fsutil import NotAFile, read_regular, write_atomic
 from sitegen.ingest.enrich.answers import EnrichError, Response
+from sitegen.ingest.enrich.kept import kept
 
 LOOKUPS = Path("content") / "lookups"
 
@@ -67,10 +70,11 @@ class Store:
         return _decode(path, raw, url, data)
 
     def save(self, source: str, response: Response, data: bytes | None = None) -> Path:
-        """Keep an answer, atomically: a reader sees the old file or the new one, never half of one."""
+        """Keep what the parsers read of an answer, atomically: a reader sees the old file or the new one, never half
+        of one. Plain text, not compressed: git compresses it, and a refresh is stored as a small delta."""
         path = self.path(source, response.url, data)
         record: dict[str, object] = {
-            "body": response.body,
+            "body": kept(source, response.status, response.body),
             "retrieved": response.retrieved.isoformat(),
             "status": response.status,
             "url": response.url,

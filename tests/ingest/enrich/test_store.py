@@ -18,7 +18,8 @@ DAY = dt.date(2026, 5, 19)
 
 
 def stored_fetcher(site: Path, **options: object) -> Fetcher:
-    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "tries": 2, "today": lambda: DAY}
+    settings: dict[str, object] = {"delay": 0, "backoff": 0.01, "throttle_backoff": 0.01, "tries": 2,
+                                   "today": lambda: DAY}
     settings.update(options)
     return Fetcher(store=Store.for_site(site), **settings)  # type: ignore[arg-type]
 
@@ -33,7 +34,7 @@ def test_a_second_identical_lookup_sends_no_request(replay: ReplayServer, tmp_pa
     first = stored_fetcher(tmp_path).get("hf", url)
     again = stored_fetcher(tmp_path).get("hf", url)  # a later run: a new fetcher, the same site
     assert len(replay.seen) == 1
-    assert (again.status, again.body, again.retrieved, again.stored) == (200, first.body, DAY, True)
+    assert (again.status, again.json(), again.retrieved, again.stored) == (200, first.json(), DAY, True)
     assert not first.stored
 
 
@@ -51,11 +52,11 @@ def test_the_stored_file_is_small_plain_sorted_json(replay: ReplayServer, tmp_pa
 
 
 def test_refresh_asks_again_and_replaces_the_stored_answer(replay: ReplayServer, tmp_path: Path) -> None:
-    replay.add("/p", Reply.json({"v": 1}), Reply.json({"v": 2}))
+    replay.add("/p", Reply.json({"id": "2101.00010", "upvotes": 1}), Reply.json({"id": "2101.00010", "upvotes": 2}))
     fetcher = stored_fetcher(tmp_path)
     fetcher.get("hf", f"{replay.url}/p")
-    assert fetcher.get("hf", f"{replay.url}/p", refresh=True).json() == {"v": 2}
-    assert fetcher.get("hf", f"{replay.url}/p").json() == {"v": 2}
+    assert fetcher.get("hf", f"{replay.url}/p", refresh=True).json() == {"id": "2101.00010", "upvotes": 2}
+    assert fetcher.get("hf", f"{replay.url}/p").json() == {"id": "2101.00010", "upvotes": 2}
     assert len(replay.seen) == 2
 
 
