@@ -62,7 +62,7 @@ def run() -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="sitegen")
+@click.version_option(None, "-V", "--version", package_name="sitegen")
 def main() -> None:
     """sitegen: turn paper-aggregator dumps into a curated reading-list website."""
     # A large list is hundreds of thousands of long-lived tuples and dicts, created in bursts;
@@ -270,7 +270,7 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
 @main.command("serve")
 @root_option
 @click.option("--bind", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+@click.option("-p", "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
               help="Port (0 picks a free one).")
 @base_url_option
 @click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")

@@ -95,3 +95,17 @@ def test_a_long_stage_says_how_far_it_got_now_and_then(monkeypatch: pytest.Monke
     said = capsys.readouterr().err.splitlines()
     assert said[0].startswith("render: 1,200 of 10,000 files, ") and said[0].endswith(" s so far")
     assert [s.split(":")[0] for s in said[1:]] == ["render", "write"] and len(said) == 3
+
+
+def test_the_short_flags_people_reach_for_from_hugo_and_mkdocs() -> None:
+    """`-V` for the version, `serve -p` for the port (checked before anything is served)."""
+    from importlib.metadata import version
+
+    from click.testing import CliRunner
+
+    from sitegen.cli import main
+
+    shown = CliRunner().invoke(main, ["-V"])
+    assert shown.exit_code == 0 and shown.output.strip().endswith(f", version {version('sitegen')}")
+    refused = CliRunner().invoke(main, ["serve", "-p", "70000"])
+    assert refused.exit_code == 2 and "'-p' / '--port'" in refused.output and "70000" in refused.output
