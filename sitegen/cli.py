@@ -276,8 +276,11 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
 @click.option("--drafts", is_flag=True, help="Include entries marked draft: true.")
 @click.option("--no-reload", is_flag=True, help="Do not inject the live-reload script.")
 @click.option("--no-search", is_flag=True, help="Skip the Pagefind search index.")
+@click.option("--poll", is_flag=True,
+              help="Look for changes every 0.5 s instead of waiting for file events (Docker, WSL /mnt/c, "
+                   "network folders).")
 def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts: bool, no_reload: bool,
-                  no_search: bool) -> None:
+                  no_search: bool, poll: bool) -> None:
     """Preview the site locally, rebuilding what changed and reloading the browser."""
     import signal
     import threading
@@ -292,7 +295,7 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
         recover(root / "public")  # what a killed build left, finished or removed, as a build's start does
         session = PreviewSession(root, bind, port, drafts, not no_reload, base_url,
                                  log=lambda text: say(text, stderr=True),
-                                 search=not no_search)
+                                 search=not no_search, poll=poll)
     if not is_loopback(bind):  # said once the address is known to be one this machine listens on
         say(f"warning: serving on {bind}, which other machines can reach; the preview is meant "
             "for this machine only", "yellow", stderr=True)

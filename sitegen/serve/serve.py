@@ -83,7 +83,7 @@ class PreviewSession:
 
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0, drafts: bool = False,
                  live_reload: bool = True, base_url: str | None = None, log: Log | None = None,
-                 search: bool = True):
+                 search: bool = True, poll: bool = False):
         self.root = root.resolve()
         self.log = log or (lambda _: None)
         parent = preview_parent(self.root)
@@ -112,7 +112,7 @@ class PreviewSession:
             self.server.server_close()
             self._remove_folders()
             raise
-        self.watcher = Watcher(self.root, self.rebuild)
+        self.watcher = Watcher(self.root, self.rebuild, poll)
         self._thread = threading.Thread(target=self.server.serve_forever, name="sitegen-http", daemon=True)
 
     @property

@@ -14,6 +14,9 @@ from pathlib import Path
 
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
+from watchdog.observers.polling import PollingObserver
+
+POLL_SECONDS = 0.5  # how often `serve --poll` lists the site's folders
 
 
 class Debouncer(FileSystemEventHandler):
@@ -79,11 +82,15 @@ def _say_failed(exc: Exception) -> None:
 
 
 class Watcher:
-    """Watches the site's inputs (content/, themes/, site.yaml) with watchdog."""
+    """Watches the site's inputs (content/, themes/, site.yaml) with watchdog.
 
-    def __init__(self, root: Path, on_batch: Callable[[set[Path]], None]):
+    `poll` lists the folders every `POLL_SECONDS` instead of listening for the system's file
+    events, which never arrive in a Docker bind mount, WSL's `/mnt/c` or a network folder.
+    """
+
+    def __init__(self, root: Path, on_batch: Callable[[set[Path]], None], poll: bool = False):
         self.debouncer = Debouncer(on_batch)
-        self.observer = Observer()
+        self.observer = PollingObserver(timeout=POLL_SECONDS) if poll else Observer()
         for folder in (root / "content", root / "themes"):
             if folder.is_dir():
                 self.observer.schedule(self.debouncer, str(folder), recursive=True)

@@ -297,3 +297,17 @@ def test_the_preview_builds_in_memory_when_there_is_room(tmp_path: Path, monkeyp
     monkeypatch.setattr(serve, "MEMORY_FOLDER", tmp_path / "missing")
     with PreviewSession(root, port=0, search=False) as running:
         assert running.output.parent == Path(tempfile.gettempdir())
+
+
+def test_a_polling_preview_sees_an_edit_no_file_event_announced(tmp_path: Path) -> None:
+    """`serve --poll`: the folders are listed, as where file events never arrive (Docker, WSL, network folders)."""
+    from watchdog.observers.polling import PollingObserver
+
+    root = copy_site(tmp_path / "site")
+    with PreviewSession(root, port=0, search=False, poll=True) as running:
+        assert isinstance(running.watcher.observer, PollingObserver)
+        count = len(running.history)
+        edit(running.root / VTC, "title: 'VTC:", "title: 'VTC polled:")
+        rebuilt(running, count)
+        written(running)
+        assert "VTC polled:" in (running.output / VTC_PAGE).read_text()
