@@ -279,8 +279,9 @@ def build_command(root: Path, output: Path | None, base_url: str | None, drafts:
 @click.option("--poll", is_flag=True,
               help="Look for changes every 0.5 s instead of waiting for file events (Docker, WSL /mnt/c, "
                    "network folders).")
+@click.option("--open", "open_browser", is_flag=True, help="Open the preview in the web browser ($BROWSER).")
 def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts: bool, no_reload: bool,
-                  no_search: bool, poll: bool) -> None:
+                  no_search: bool, poll: bool, open_browser: bool) -> None:
     """Preview the site locally, rebuilding what changed and reloading the browser."""
     import signal
     import threading
@@ -303,6 +304,10 @@ def serve_command(root: Path, bind: str, port: int, base_url: str | None, drafts
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     with session:
         say(f"Serving {root.resolve()} at {session.url}  (Ctrl-C to stop)")
+        if open_browser:
+            import webbrowser
+
+            webbrowser.open(session.url)
         try:
             while not stop.wait(0.5):
                 pass

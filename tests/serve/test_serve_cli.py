@@ -91,3 +91,38 @@ def test_the_ipv6_loopback_is_served(tmp_path: Path, bind: str) -> None:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_open_hands_the_preview_address_to_the_browser(tmp_path: Path) -> None:
+    """`serve --open` starts the browser named by $BROWSER (here a script that writes down what it was given)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.parse
+
+    from ..test_cli import PROGRAM
+
+    root = copy_site(tmp_path / "site", papers=3)
+    opened = tmp_path / "opened.txt"
+    browser = tmp_path / "browser.py"
+    browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n", encoding="utf-8")
+    env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
+    proc = subprocess.Popen([*PROGRAM, "serve", "--root", str(root), "--no-search", "-p", "0", "--open"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not (opened.is_file() and opened.read_text(encoding="utf-8")):
+            assert proc.poll() is None and time.monotonic() < deadline, "the browser was never started"
+            time.sleep(0.1)
+        url = urllib.parse.urlsplit(opened.read_text(encoding="utf-8"))
+        assert url.hostname == "127.0.0.1" and url.port
+        conn = http.client.HTTPConnection("127.0.0.1", url.port, timeout=10)
+        conn.request("GET", url.path)
+        assert conn.getresponse().status == 200
+        conn.close()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and "Traceback" not in err, err
