@@ -124,5 +124,5 @@ def test_open_hands_the_preview_address_to_the_browser(tmp_path: Path) -> None:
         conn.close()
     finally:
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
+        _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err, err
