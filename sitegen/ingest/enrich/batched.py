@@ -75,8 +75,7 @@ def from_listings(targets: Iterable[Looked], listing: Callable[[str], list[Recor
                 pools[month] = None if records is None else (records, [normalize(r.title) for r in records])
             pool = pools[month]
             if pool is not None:
-                target.candidates += [r for r in near_titles(str(target.meta.get("title", "")), *pool)
-                                      if r not in target.candidates]
+                share([target], *pool)
 
 
 def title_groups(targets: Sequence[T]) -> list[list[T]]:
@@ -84,9 +83,10 @@ def title_groups(targets: Sequence[T]) -> list[list[T]]:
     return [list(targets[i:i + TITLES]) for i in range(0, len(targets), TITLES)]
 
 
-def share(group: Sequence[Looked], records: Sequence[Record]) -> None:
-    """Give each target of a group the papers of the group's answer whose titles are near its own."""
-    normalized = [normalize(r.title) for r in records]
+def share(group: Sequence[Looked], records: Sequence[Record], normalized: Sequence[str] | None = None) -> None:
+    """Give each target of a group the papers of the group's answer whose titles are near its own (`normalized`:
+    the records' titles as compared, when a listing shared by many groups has them already)."""
+    normalized = normalized if normalized is not None else [normalize(r.title) for r in records]
     for target in group:
         target.candidates += [r for r in near_titles(str(target.meta.get("title", "")), records, normalized)
                               if r not in target.candidates]
