@@ -24,13 +24,33 @@ _STYLES: dict[str, dict[str, Any]] = {
     "red": {"fg": "red"}, "yellow": {"fg": "yellow"}, "bold red": {"fg": "red", "bold": True}, "dim": {"dim": True},
 }
 
+QUIET, NORMAL, VERBOSE = 0, 1, 2
+_verbosity = NORMAL  # set once per run by -q/-v (see set_verbosity)
 
-def say(text: str, style: str | None = None, stderr: bool = False) -> None:
-    """One plain line of output (click's colours, dropped when not on a terminal).
+
+def set_verbosity(level: int) -> None:
+    """-q: warnings and errors only; -v: also the details a command keeps to itself by default."""
+    global _verbosity
+    _verbosity = level
+
+
+def verbose() -> bool:
+    return _verbosity >= VERBOSE
+
+
+def quiet() -> bool:
+    return _verbosity <= QUIET
+
+
+def say(text: str, style: str | None = None, stderr: bool = False, always: bool = False) -> None:
+    """One plain line of output (click's colours, dropped when not on a terminal); under -q only the
+    lines said `always` (warnings, failures).
 
     Plain lines do not go through rich: importing it costs a quick rebuild more than the
     rebuild itself. rich draws the live parts only, the progress bar and the import table.
     """
+    if quiet() and not always:
+        return
     if os.environ.get("NO_COLOR"):  # https://no-color.org: not even the reset sequence
         click.echo(text, err=stderr)
     else:
@@ -51,7 +71,18 @@ def print_diagnostics(items: list[Diagnostic]) -> None:
     """Print diagnostics to stderr, errors in red, warnings in yellow, as plain text lines."""
     for d in sorted(items, key=lambda d: (d.location, d.code)):
         style = "red" if d.severity == "error" else "yellow"
-        say(d.format(), style, stderr=True)
+        say(d.format(), style, stderr=True, always=True)
+
+
+def detail(text: str) -> None:
+    """A line said only under -v."""
+    if verbose():
+        say(text, "dim")
+
+
+def warn(text: str) -> None:
+    """A warning line on stderr, said even under -q."""
+    say(text, "yellow", stderr=True, always=True)
 
 
 @contextmanager
@@ -78,14 +109,14 @@ def failures() -> Iterator[None]:
 
 def _fail(diagnostics: list[Diagnostic]) -> None:
     print_diagnostics(diagnostics)
-    say(f"failed: {len(diagnostics)} problem(s)", "bold red", stderr=True)
+    say(f"failed: {len(diagnostics)} problem(s)", "bold red", stderr=True, always=True)
     sys.exit(1)
 
 
 @contextmanager
 def progress_line(label: str) -> Iterator[Callable[[str], None]]:
-    """A transient progress line on a terminal; silent when output is redirected."""
-    if not on_terminal():
+    """A transient progress line on a terminal; silent when output is redirected (or under -q)."""
+    if not on_terminal() or quiet():
         yield lambda _: None
         return
     with rich_console(stderr=True).status(label) as status:
@@ -94,8 +125,8 @@ def progress_line(label: str) -> Iterator[Callable[[str], None]]:
 
 @contextmanager
 def render_bar(label: str = "Rendering") -> Iterator[Callable[[int, int], None] | None]:
-    """A transient progress bar on a terminal; nothing when output is redirected."""
-    if not on_terminal():
+    """A transient progress bar on a terminal; nothing when output is redirected (or under -q)."""
+    if not on_terminal() or quiet():
         yield None
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -147,10 +178,13 @@ class _StageBar:
 
 
 @contextmanager
-def build_stages() -> Iterator[StageLines | _StageBar]:
-    """What `sitegen build` reports as it goes: its stages (parse, model, render, search, write) on a terminal's
-    bar, or as plain lines elsewhere."""
-    if not on_terminal():
+def stages() -> Iterator[StageLines | _StageBar]:
+    """What a long command (`build`, `import`) reports as it goes: its named stages on a terminal's bar, or as
+    plain lines elsewhere and under -v (each stage's time); nothing under -q."""
+    if quiet():
+        yield StageLines()  # says nothing: its lines are not `always`
+        return
+    if not on_terminal() or verbose():
         lines = StageLines()
         try:
             yield lines
@@ -192,8 +226,8 @@ class LookupLines:
 
 @contextmanager
 def lookup_progress() -> Iterator[Callable[[int, int, int, int], None]]:
-    """A bar on a terminal, plain periodic lines elsewhere (a log, CI, nohup)."""
-    if not on_terminal():
+    """A bar on a terminal, plain periodic lines elsewhere (a log, CI, nohup); nothing under -q."""
+    if not on_terminal() or quiet():
         yield LookupLines()
         return
     with render_bar("Looking up") as bar:

@@ -18,10 +18,10 @@ from ..common.errors import Report
 from ..publish import output_size
 
 if TYPE_CHECKING:
+    from ..common.progress import Progress
     from ..publish.output_size import OutputSize
     from ..publish.search import SearchIndex
     from ..publish.writer import Stage
-    from .parallel import Progress
     from .site_engine import EngineChange, SiteEngine
 
 
@@ -80,8 +80,8 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         """A full build's stage is indexed for search before it is swapped in (the shards whose papers
         are unchanged are taken from the output it replaces)."""
         if search:
+            from ..common.progress import stage as begin
             from ..publish.search import BUNDLE, SHARD_SIZE, index_shards
-            from .parallel import stage as begin
 
             begin(progress, "search")
 

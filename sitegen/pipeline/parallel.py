@@ -15,18 +15,10 @@ from typing import Any, cast
 
 from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.forked import die_with_parent
+from ..common.progress import Progress
 from ..model import routes
 from ..publish.writer import Stage
 from ..render.render import Renderer
-
-Progress = Callable[[int, int], None]  # (files done, files in all); may also have `stage(name)` (see `stage`)
-
-
-def stage(progress: object, name: str) -> None:
-    """Tell a build's progress that a named stage begins (parse, model, render, search, write), if it listens."""
-    begin = getattr(progress, "stage", None)
-    if begin is not None:
-        begin(name)
 
 PARALLEL_THRESHOLD = 3000  # below this many files forking costs more than it saves
 PAGES_PER_PAPER = 6  # files per paper, about (its page, three citation files, its share of author pages)

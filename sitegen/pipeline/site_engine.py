@@ -35,9 +35,9 @@ from .steps.sources import Sources
 from .steps.structure import Structure
 
 if TYPE_CHECKING:
+    from ..common.progress import Progress
     from ..publish.search import Shard
     from ..publish.search_records import Record
-    from .parallel import Progress
 
 
 @dataclass
@@ -132,9 +132,9 @@ class SiteEngine:
 
         Large sites are rendered across forked workers, each running the engine it inherited.
         """
+        from ..common.progress import stage as begin
         from .page_renderer import PageRenderer
         from .parallel import render_all  # forking machinery an edit has no need of
-        from .parallel import stage as begin
 
         change = EngineChange(full=True)
         with self.engine.transaction():

@@ -83,9 +83,10 @@ class PreviewSession:
 
     def __init__(self, root: Path, host: str = "127.0.0.1", port: int = 0, drafts: bool = False,
                  live_reload: bool = True, base_url: str | None = None, log: Log | None = None,
-                 search: bool = True, poll: bool = False):
+                 search: bool = True, poll: bool = False, info: Log | None = None, requests: Log | None = None):
         self.root = root.resolve()
-        self.log = log or (lambda _: None)
+        self.log = log or (lambda _: None)  # warnings and failures
+        self.info = info or self.log  # what each rebuild did
         parent = preview_parent(self.root)
         self.output = Path(tempfile.mkdtemp(prefix="sitegen-serve-", dir=parent))
         self.history: list[RebuildRecord] = []
@@ -99,6 +100,7 @@ class PreviewSession:
             cfg = site_config.load(self.root, base_url)
             # listening before the build: a busy port is said at once, not after a long first build
             self.server = PreviewServer(host, port, self.output, cfg.base_path, live_reload, self._prepare)
+            self.server.request_log = requests
         except BaseException:
             self._remove_folders()
             raise
@@ -152,7 +154,7 @@ class PreviewSession:
         seconds = time.perf_counter() - started
         self.history.append(RebuildRecord(len(paths), seconds, change, []))
         if change.written or change.removed:
-            self.log(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
+            self.info(f"rebuilt {len(change.written)} file(s), removed {len(change.removed)} "
                      f"in {seconds * 1000:.0f} ms")
 
     def _write_waiting(self) -> list[str]:

@@ -118,6 +118,7 @@ class PreviewServer(ThreadingHTTPServer):
         self.base_path = base_path if base_path.endswith("/") else base_path + "/"
         self.live_reload = live_reload
         self.events = Broadcaster()
+        self.request_log: Callable[[str], None] | None = None  # each request said, under `serve -v`
         host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
         check_address(host)
         self.address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -168,8 +169,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
         super().setup()
         self.connection.settimeout(self.server.idle_timeout)  # a read or write idle this long ends the connection
 
-    def log_message(self, format: str, *args: object) -> None:  # quiet: the CLI prints builds
-        return
+    def log_message(self, format: str, *args: object) -> None:
+        """Each request, under `serve -v` (the server's `request_log`); otherwise the CLI prints builds alone."""
+        if self.server.request_log is not None:
+            self.server.request_log(f"{self.address_string()} {format % args}")
 
     # -- methods ---------------------------------------------------------------
     def do_GET(self) -> None:

@@ -94,7 +94,8 @@ def test_the_ipv6_loopback_is_served(tmp_path: Path, bind: str) -> None:
 
 
 def test_open_hands_the_preview_address_to_the_browser(tmp_path: Path) -> None:
-    """`serve --open` starts the browser named by $BROWSER (here a script that writes down what it was given)."""
+    """`serve --open` starts the browser named by $BROWSER (here a script that writes down what it was given);
+    `-v` says each request served."""
     import os
     import signal
     import subprocess
@@ -109,7 +110,7 @@ def test_open_hands_the_preview_address_to_the_browser(tmp_path: Path) -> None:
     browser = tmp_path / "browser.py"
     browser.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n", encoding="utf-8")
     env = {**os.environ, "BROWSER": f"{sys.executable} {browser} %s"}
-    proc = subprocess.Popen([*PROGRAM, "serve", "--root", str(root), "--no-search", "-p", "0", "--open"], env=env,
+    proc = subprocess.Popen([*PROGRAM, "serve", "--root", str(root), "--no-search", "-p", "0", "--open", "-v"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 60
@@ -126,3 +127,4 @@ def test_open_hands_the_preview_address_to_the_browser(tmp_path: Path) -> None:
         proc.send_signal(signal.SIGTERM)
         _, err = proc.communicate(timeout=30)
     assert proc.returncode == 0 and "Traceback" not in err, err
+    assert f'"GET {url.path} HTTP/1.1" 200' in err

@@ -8,12 +8,12 @@ first; only an import without errors writes, and then all its files together
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...common.errors import Diagnostic, Location, Report, relpath
+from ...common.progress import Progress, stage
 from ...content import config as site_config
 from ...content import frontmatter
 from ...content.files import entry_files
@@ -59,7 +59,7 @@ class _Existing:
 
 
 def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | None = None,
-               update: bool = False, progress: Callable[[str], None] | None = None) -> ImportResult:
+               update: bool = False, progress: Progress | None = None) -> ImportResult:
     """Import dumps under `root` (all of content/dumps/ by default) into content/papers/."""
     paths = site_config.Paths(root)
     cfg = site_config.load(root)
@@ -71,12 +71,14 @@ def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | 
     if captured and files:
         captures.update({f.name: captured for f in files})
     dumps = []
-    for path in dump_files:
+    stage(progress, "read")
+    for done, path in enumerate(dump_files):
         if progress:
-            progress(path.name)
+            progress(done, len(dump_files))
         parsed = _parse_file(path, root, captures, captured if files else None, result)
         if parsed:
             dumps.append(parsed)
+    stage(progress, "merge")
     existing = _load_existing(paths.papers, root, result.report)
     people = authors.load(paths.authors, root, result.report)
     state_path = paths.content / STATE_FILE
@@ -92,6 +94,7 @@ def run_import(root: Path, files: list[Path] | None = None, captured: dt.date | 
     _write_if_changed(writes, state_path, import_state.render(state))
     if captured and files:
         _write_if_changed(writes, paths.dumps / manifest.MANIFEST, manifest.render(captures))
+    stage(progress, "write")
     _apply(writes, root, result)
     return result
 

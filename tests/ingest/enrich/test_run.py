@@ -242,3 +242,16 @@ def test_only_a_list_with_no_count_and_no_truncation_is_read_as_possibly_the_fir
     assert not known({"title": "T", "authors": ["Ashish Vaswani"], "author_count": 8}).listed_only
     assert not known({"title": "T", "authors": ["Ashish Vaswani"], "authors_truncated": True}).listed_only
     assert not known({"title": "T"}).listed_only
+
+
+def test_verbose_says_each_entry_and_quiet_only_what_went_wrong(site: Path) -> None:
+    """Not on a terminal, -v gives one plain line per entry (the terminal's table); -q keeps the summary back."""
+    said = enrich(site, "-v", "--dry-run")
+    assert said.exit_code == 0, said.output
+    lines = said.output.splitlines()
+    assert any(line.startswith("content/papers/scicode.md · ") and "2407.13168" in line for line in lines), lines
+    assert any(line.startswith("content/papers/unknown.md · ") for line in lines), lines
+    quiet = enrich(site, "-q", "--dry-run")
+    assert quiet.exit_code == 0 and "dry run:" not in quiet.output, quiet.output
+    kept = [line for line in quiet.output.splitlines() if not line.startswith("  hint: ")]
+    assert kept and all(": warning[W" in line for line in kept), quiet.output  # the warnings alone
