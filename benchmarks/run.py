@@ -1005,7 +1005,7 @@ def environment(others: Sequence[OtherTool]) -> dict[str, Any]:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        sitegen_version = version("sitegen")
+        sitegen_version = version("sitegen-papers")
     except PackageNotFoundError:
         sitegen_version = None
     git = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True)

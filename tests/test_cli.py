@@ -106,6 +106,6 @@ def test_the_short_flags_people_reach_for_from_hugo_and_mkdocs() -> None:
     from sitegen.cli import main
 
     shown = CliRunner().invoke(main, ["-V"])
-    assert shown.exit_code == 0 and shown.output.strip().endswith(f", version {version('sitegen')}")
+    assert shown.exit_code == 0 and shown.output.strip().endswith(f", version {version('sitegen-papers')}")
     refused = CliRunner().invoke(main, ["serve", "-p", "70000"])
     assert refused.exit_code == 2 and "'-p' / '--port'" in refused.output and "70000" in refused.output

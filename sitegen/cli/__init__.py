@@ -13,6 +13,7 @@ from typing import Any
 
 import click
 
+from ..common.distribution import DISTRIBUTION
 from .completion import completion_command
 from .ingest_commands import enrich_command, import_command, new_command
 from .options import reset_verbosity, verbosity
@@ -53,7 +54,7 @@ class _Program(click.Group):
 
 
 @click.group(cls=_Program, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(None, "-V", "--version", package_name="sitegen")
+@click.version_option(None, "-V", "--version", package_name=DISTRIBUTION)
 @verbosity
 def main() -> None:
     """sitegen: turn paper-aggregator dumps into a curated reading-list website."""

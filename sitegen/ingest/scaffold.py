@@ -1,10 +1,10 @@
 """`sitegen init` (a new, working reading-list site) and `sitegen new` (one hand-typed entry).
 
-The new site's Pages workflow installs sitegen from its requirements.txt. On PyPI the
-name `sitegen` belongs to an unrelated project, so the starter never names it bare: it
-pins the git URL and commit this sitegen was installed from (PEP 610 `direct_url.json`),
-or, when no public source can be found, writes a line pip rejects, so the workflow stops
-at once with a message instead of running someone else's code.
+The new site's Pages workflow installs sitegen from its requirements.txt, by its distribution
+name `sitegen-papers` (a bare `sitegen` on PyPI is an unrelated project), pinned: to the
+release installed from the package index, or to the git URL and commit this sitegen was
+installed from (PEP 610 `direct_url.json`). When no public source can be found it writes a
+line pip rejects, so the workflow stops at once with a message instead of running other code.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..common.distribution import DISTRIBUTION, installed_version
 from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.fsutil import write_atomic
 from ..content import frontmatter
@@ -34,15 +35,16 @@ COMMIT = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
 SSH_SCHEMES = ("ssh", "ssh+git", "git")
 PINNED_REQUIREMENTS = """\
 # What the Pages workflow installs to build this site: the sitegen that created it, pinned
-# to one commit so every build runs the same code. To upgrade, change the commit.
-# Never write a bare "sitegen" here: on PyPI that name belongs to an unrelated project.
+# to one release or commit so every build runs the same code. To upgrade, change the pin.
+# sitegen is installed as "sitegen-papers": on PyPI the bare name "sitegen" is an unrelated project.
 {requirement}
 """
 MISSING_REQUIREMENTS = """\
 # What the Pages workflow installs to build this site.
 # sitegen init could not tell where this sitegen came from ({reason}),
 # so the workflow stops at the next line until you replace it with a pinned source, e.g.
-#   sitegen @ git+https://github.com/OWNER/REPO.git@COMMIT
+#   sitegen-papers==VERSION
+#   sitegen-papers @ git+https://github.com/OWNER/REPO.git@COMMIT
 # Never write a bare "sitegen" here: on PyPI that name belongs to an unrelated project.
 !!! replace this line with the sitegen to install (see the comments above) !!!
 """
@@ -118,7 +120,7 @@ class Initialised:
 def installed_direct_url(dist: importlib.metadata.Distribution | None = None) -> dict[str, Any] | None:
     """PEP 610 `direct_url.json` of the installed sitegen; None when not recorded (or unreadable)."""
     try:
-        text = (dist or importlib.metadata.distribution("sitegen")).read_text("direct_url.json")
+        text = (dist or importlib.metadata.distribution(DISTRIBUTION)).read_text("direct_url.json")
         data = json.loads(text) if text else None
     except (importlib.metadata.PackageNotFoundError, ValueError):
         return None
@@ -148,7 +150,7 @@ def public_git_url(url: str) -> str | None:
 
 
 def _pinned(url: str, commit: str, subdirectory: str = "") -> Requirements:
-    requirement = f"sitegen @ git+{url}@{commit}"
+    requirement = f"{DISTRIBUTION} @ git+{url}@{commit}"
     if subdirectory.strip("/"):
         requirement += f"#subdirectory={subdirectory.strip('/')}"
     return Requirements(PINNED_REQUIREMENTS.format(requirement=requirement))
@@ -159,8 +161,9 @@ def missing_source(reason: str) -> Requirements:
     reason = " ".join(reason.split())
     return Requirements(MISSING_REQUIREMENTS.format(reason=reason), "E620",
                         f"no public source of sitegen found ({reason}); the Pages workflow will stop until "
-                        "this file names one", 'write "sitegen @ git+https://github.com/OWNER/REPO.git@COMMIT" '
-                        'there; a bare "sitegen" would install an unrelated project from PyPI')
+                        "this file names one", f'write "{DISTRIBUTION}==VERSION" or "{DISTRIBUTION} @ '
+                        'git+https://github.com/OWNER/REPO.git@COMMIT" there; a bare "sitegen" would install an '
+                        'unrelated project from PyPI')
 
 
 def _git(directory: Path, *args: str) -> str | None:
@@ -191,17 +194,22 @@ def checkout_requirements(directory: Path, remote: str = "origin") -> Requiremen
     return pinned
 
 
-def starter_requirements(direct_url: Mapping[str, Any] | None, checkout: Path | None = None) -> Requirements:
+def starter_requirements(direct_url: Mapping[str, Any] | None, checkout: Path | None = None,
+                         release: str | None = None) -> Requirements:
     """requirements.txt for a new site, from how sitegen was installed (PEP 610 `direct_url`).
 
     A git install pins its URL and commit; a local or editable install pins the HEAD and
     origin of that folder's checkout; with no record at all, `checkout` (the folder
-    sitegen runs from, if it is a checkout of sitegen) is tried. Anything else has no
-    public source, and gets a requirements.txt that makes the workflow stop.
+    sitegen runs from, if it is a checkout of sitegen) is tried, then `release` (the version
+    pip installed from the package index, which records no `direct_url`). Anything else has
+    no public source, and gets a requirements.txt that makes the workflow stop.
     """
     if direct_url is None:
-        return checkout_requirements(checkout) if checkout else missing_source(
-            "it was not installed from a git URL or a local checkout")
+        if checkout:
+            return checkout_requirements(checkout)
+        if release:
+            return Requirements(PINNED_REQUIREMENTS.format(requirement=f"{DISTRIBUTION}=={release}"))
+        return missing_source("it was not installed from the package index, a git URL or a local checkout")
     url = str(direct_url.get("url", ""))
     vcs, local = direct_url.get("vcs_info"), direct_url.get("dir_info")
     if isinstance(vcs, Mapping):
@@ -222,7 +230,7 @@ def _own_checkout() -> Path | None:
         project = tomllib.loads((SOURCE_TREE / "pyproject.toml").read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError):
         return None
-    return SOURCE_TREE if project.get("project", {}).get("name") == "sitegen" else None
+    return SOURCE_TREE if project.get("project", {}).get("name") == DISTRIBUTION else None
 
 
 def starter_workflow() -> str:
@@ -240,7 +248,7 @@ def init_site(target: Path, title: str = "My reading list", curator: str = "",
         raise SitegenError.single(Location(str(target)), "E701", "a site already exists here; nothing was changed",
                                   "choose an empty or new folder")
     if requirements is None:
-        requirements = starter_requirements(installed_direct_url(), _own_checkout())
+        requirements = starter_requirements(installed_direct_url(), _own_checkout(), installed_version())
     files = {
         "site.yaml": STARTER_CONFIG.format(title=_yaml_text(title), curator=_yaml_text(curator or "me")),
         "README.md": STARTER_README.format(title=title),

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from packaging.requirements import Requirement
 
 from sitegen.cli import main
+from sitegen.common.distribution import DISTRIBUTION
 from sitegen.ingest.scaffold import (
     Requirements,
     init_site,
@@ -49,7 +50,7 @@ def installed(site: Path) -> list[str]:
 def pinned(site: Path) -> Requirement:
     (line,) = installed(site)
     requirement = Requirement(line)
-    assert requirement.name == "sitegen" and requirement.url and requirement.url.startswith("git+https://")
+    assert requirement.name == "sitegen-papers" and requirement.url and requirement.url.startswith("git+https://")
     return requirement
 
 
@@ -68,7 +69,7 @@ def checkout(tmp_path: Path) -> tuple[Path, str]:
     source = tmp_path / "sitegen-src"
     source.mkdir()
     git(source, "init", "-q", "-b", "main")
-    (source / "pyproject.toml").write_text('[project]\nname = "sitegen"\n')
+    (source / "pyproject.toml").write_text('[project]\nname = "sitegen-papers"\n')
     git(source, "add", "-A")
     git(source, "commit", "-q", "-m", "sitegen")
     git(source, "remote", "add", "origin", "git@github.com:example/sitegen.git")
@@ -101,7 +102,7 @@ def test_editable_install_pins_the_checkouts_origin_and_head(tmp_path: Path, che
 def test_a_checkout_in_a_subfolder_names_it(checkout: tuple[Path, str]) -> None:
     source, _ = checkout
     (source / "python").mkdir()
-    (source / "python/pyproject.toml").write_text('[project]\nname = "sitegen"\n')
+    (source / "python/pyproject.toml").write_text('[project]\nname = "sitegen-papers"\n')
     git(source, "add", "-A")
     git(source, "commit", "-q", "-m", "sitegen in a subfolder")
     line = starter_requirements({"url": (source / "python").as_uri(), "dir_info": {}}).text.splitlines()[-1]
@@ -111,13 +112,24 @@ def test_a_checkout_in_a_subfolder_names_it(checkout: tuple[Path, str]) -> None:
 def test_vcs_install_pins_its_commit(tmp_path: Path) -> None:
     info = tmp_path / "sitegen-0.2.0.dist-info"
     info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sitegen\nVersion: 0.2.0\n")
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: sitegen-papers\nVersion: 0.2.0\n")
     (info / "direct_url.json").write_text(json.dumps(
         {"url": "ssh://git@github.com/example/sitegen.git", "vcs_info": {"vcs": "git", "commit_id": SHA}}))
     direct_url = installed_direct_url(importlib.metadata.PathDistribution(info))
     result = init_site(tmp_path / "list", requirements=starter_requirements(direct_url))
     assert pinned(tmp_path / "list").url == f"git+https://github.com/example/sitegen.git@{SHA}"
     assert result.warnings == []
+
+
+def test_a_release_from_the_package_index_is_pinned_by_its_own_name(tmp_path: Path) -> None:
+    """pip records no `direct_url` for an index install: the version it installed is pinned, under the name that is
+    this project's on the index (never the bare `sitegen`, another project's)."""
+    result = init_site(tmp_path / "list", requirements=starter_requirements(None, release="0.2.0"))
+    assert result.warnings == []
+    (line,) = installed(tmp_path / "list")
+    requirement = Requirement(line)
+    assert requirement.name == DISTRIBUTION == "sitegen-papers" and str(requirement.specifier) == "==0.2.0"
+    assert requirement.url is None
 
 
 @pytest.mark.parametrize("direct_url", [
@@ -149,7 +161,7 @@ def test_an_untracked_folder_inside_some_repository_is_no_checkout(checkout: tup
     source, _ = checkout
     unpacked = source / "build" / "sitegen-0.2.0"
     unpacked.mkdir(parents=True)
-    (unpacked / "pyproject.toml").write_text('[project]\nname = "sitegen"\n')
+    (unpacked / "pyproject.toml").write_text('[project]\nname = "sitegen-papers"\n')
     requirements = starter_requirements({"url": unpacked.as_uri(), "dir_info": {}})
     assert requirements.code == "E620" and "is not a checkout of sitegen's sources" in requirements.message
 
@@ -185,7 +197,7 @@ def test_the_starter_workflow_passes_actionlint(tmp_path: Path) -> None:
     exe = shutil.which("actionlint")
     if exe is None:
         pytest.fail("actionlint is not installed (pip install -e '.[test]')")
-    init_site(tmp_path / "list", requirements=Requirements("sitegen @ git+https://example.org/s.git@" + SHA))
+    init_site(tmp_path / "list", requirements=Requirements("sitegen-papers @ git+https://example.org/s.git@" + SHA))
     run = subprocess.run([exe, "-no-color", str(tmp_path / "list/.github/workflows/pages.yml")],
                          capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr

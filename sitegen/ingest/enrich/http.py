@@ -25,6 +25,7 @@ from email.message import Message
 from typing import TYPE_CHECKING, Any
 
 from sitegen import __version__
+from sitegen.common.distribution import DISTRIBUTION
 from sitegen.ingest.enrich.answers import Response, SourceError, Throttled, Unreachable, host_of
 
 if TYPE_CHECKING:
@@ -35,7 +36,7 @@ def _project_url() -> str | None:
     import importlib.metadata
 
     try:
-        urls = importlib.metadata.metadata("sitegen").get_all("Project-URL") or []
+        urls = importlib.metadata.metadata(DISTRIBUTION).get_all("Project-URL") or []
     except importlib.metadata.PackageNotFoundError:
         return None
     return next((u.split(",", 1)[1].strip() for u in urls if "," in u), None)
