@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,10 +22,13 @@ _BROWSER_FIXTURES = {"browser", "page"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every test that uses a browser fixture gets the ``browser`` marker (so ``-m "not browser"`` works)."""
+    """Every test that uses a browser fixture gets the ``browser`` marker (so ``-m "not browser"`` works); on
+    Windows, a test marked ``posix`` (FIFOs, signals, fork, permission bits) is skipped."""
     for item in items:
         if _BROWSER_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.browser)
+        if os.name == "nt" and item.get_closest_marker("posix") is not None:
+            item.add_marker(pytest.mark.skip(reason="needs a POSIX system"))
 
 
 @pytest.fixture(scope="session")

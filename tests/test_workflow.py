@@ -9,15 +9,35 @@ from pathlib import Path
 import pytest
 import yaml
 
-WORKFLOW = Path(__file__).resolve().parent.parent / ".github/workflows/pages.yml"
+WORKFLOWS = Path(__file__).resolve().parent.parent / ".github/workflows"
+WORKFLOW = WORKFLOWS / "pages.yml"
+TESTS = WORKFLOWS / "tests.yml"
 
 
-def test_actionlint_passes() -> None:
+@pytest.mark.parametrize("workflow", [WORKFLOW, TESTS], ids=lambda p: p.name)
+def test_actionlint_passes(workflow: Path) -> None:
     exe = shutil.which("actionlint")
     if exe is None:
         pytest.fail("actionlint is not installed (pip install -e '.[test]')")
-    run = subprocess.run([exe, "-no-color", str(WORKFLOW)], capture_output=True, text=True, check=False)
+    run = subprocess.run([exe, "-no-color", str(workflow)], capture_output=True, text=True, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_the_suite_runs_on_linux_macos_and_windows() -> None:
+    """Debian runs all of it through .ci/run; each of the three systems runs it without the browser tests, as the
+    README's test command would, with the checkers' npm packages and Java in place."""
+    flow = yaml.safe_load(TESTS.read_text())
+    assert flow["permissions"] == {"contents": "read"}
+    debian, suite = flow["jobs"]["debian"], flow["jobs"]["suite"]
+    assert debian["container"].startswith("python:3.11-") and debian["container"].endswith("bookworm")
+    assert [s["run"] for s in debian["steps"] if "run" in s] == ["bash .ci/run"]
+    assert set(suite["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "macos-latest", "windows-latest"}
+    assert "3.11" in suite["strategy"]["matrix"]["python"]  # requires-python's floor
+    runs = "\n".join(s.get("run", "") for s in suite["steps"])
+    assert 'pip install -e ".[test,bench]"' in runs and "npm ci --ignore-scripts" in runs
+    assert 'pytest -m "not browser"' in runs
+    uses = [s["uses"] for job in flow["jobs"].values() for s in job["steps"] if "uses" in s]
+    assert all(len(u.split("@")[1].split()[0]) == 40 for u in uses), "every action pinned to a commit"
 
 
 def test_least_privilege_pinned_and_serialized() -> None:

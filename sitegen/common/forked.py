@@ -14,6 +14,7 @@ import signal
 import tempfile
 from collections.abc import Callable
 
+from . import platforms
 from .fsutil import write_all
 
 
@@ -34,7 +35,7 @@ class ForkedBytes:
         self._done = False
         self.pid = 0  # the child, 0 when the work ran here
         self._file = -1
-        if beside and hasattr(os, "fork"):
+        if beside and platforms.FORK:
             pid = -1
             try:
                 self._file = anonymous_file()
@@ -112,10 +113,11 @@ def die_with_parent(parent: int) -> None:
     Linux's PR_SET_PDEATHSIG where there is one; a parent already gone by now is caught by
     comparing the parent's id, which then is another process's.
     """
-    with contextlib.suppress(OSError, AttributeError):
-        import ctypes
+    if platforms.LINUX:
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
 
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     if os.getppid() != parent:
         os._exit(1)
 

@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import platforms
+
 if TYPE_CHECKING:  # imported when a pool is needed: a notes edit writes one file
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -31,7 +33,7 @@ def read_regular(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
     Opened without blocking, so a FIFO named like an entry is refused rather than waited on
     until something writes to it; for a regular file the flag changes nothing.
     """
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    fd = os.open(path, platforms.READ_FLAGS)
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
@@ -45,26 +47,19 @@ def read_regular(path: str | os.PathLike[str]) -> tuple[bytes, os.stat_result]:
         os.close(fd)
 
 
-_RENAME_EXCHANGE = 2
-_AT_FDCWD = -100
-
-
 def exchange(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
-    """Swap two existing paths in one step (Linux's renameat2 with RENAME_EXCHANGE).
+    """Swap two existing paths in one step (Linux's renameat2 RENAME_EXCHANGE, macOS's renamex_np RENAME_SWAP).
 
     Nobody ever sees neither: a kill at any moment leaves both names in place. False where
     the system or the file system cannot, for the caller to fall back on two renames.
     """
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    renameat2 = getattr(libc, "renameat2", None)
-    if renameat2 is None:
+    swap = platforms.SWAP
+    if swap is None:
         return False
-    if renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+    if swap(os.fsencode(a), os.fsencode(b)) == 0:
         return True
-    code = ctypes.get_errno()
-    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+    code = platforms.errno_now()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
         return False
     raise OSError(code, os.strerror(code), os.fspath(b))
 

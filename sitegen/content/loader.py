@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
+from ..common import platforms
 from ..common.errors import Diagnostic, Location, Report, relpath
 from . import categories, frontmatter, markdown, schema
 from .files import FileStat, content_files, decode, read_hashed, read_text
@@ -212,7 +213,7 @@ def _parse_one(job: _Job) -> _Parsed:
 
 def _forks(jobs: int | None, count: int) -> bool:
     """Whether `count` entries are parsed by forked processes."""
-    return (jobs or os.cpu_count() or 1) >= 2 and count >= PARALLEL_PARSE and hasattr(os, "fork")
+    return (jobs or os.cpu_count() or 1) >= 2 and count >= PARALLEL_PARSE and platforms.FORK
 
 
 def _parse_all(todo: list[_Job], jobs: int | None, meanwhile: Callable[[], object] | None = None) -> list[_Parsed]:

@@ -13,6 +13,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
+from ..common import platforms
 from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.forked import die_with_parent
 from ..common.progress import Progress
@@ -223,8 +224,7 @@ def render_all(renderer: Renderer, plan: Callable[[], tuple[routes.PageSpec, ...
     global _worker
     jobs = jobs or os.cpu_count() or 1
     papers = len(renderer.site.papers)
-    forking = "fork" in multiprocessing.get_all_start_methods()
-    if jobs < 2 or papers * PAGES_PER_PAPER < PARALLEL_THRESHOLD or not forking:
+    if jobs < 2 or papers * PAGES_PER_PAPER < PARALLEL_THRESHOLD or not platforms.FORK:
         specs = plan()
         total = len(specs)
         for i, spec in enumerate(specs, 1):

@@ -48,7 +48,8 @@ def stabilize(bundle: Path) -> bool:
         entry = json.loads((bundle / ENTRY).read_text(encoding="utf-8"))
         for language in entry["languages"].values():
             language["hash"] = _language(bundle, language["hash"])
-        (bundle / ENTRY).write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        (bundle / ENTRY).write_text(json.dumps(entry, ensure_ascii=False, separators=(",", ":")), encoding="utf-8",
+                                 newline="")
     except (OSError, EOFError, zlib.error, ValueError, LookupError, TypeError, cbor2.CBORError):
         return False
     return True

@@ -97,10 +97,8 @@ def binary() -> Path | None:
     try:
         import pagefind_bin  # type: ignore[import-not-found]
 
-        candidate = Path(pagefind_bin.__file__).parent / "pagefind"
-        if candidate.is_file():
-            return candidate
-    except ImportError:
+        return Path(pagefind_bin.get_executable())  # pagefind, or pagefind.exe on Windows
+    except (ImportError, OSError, AttributeError):
         pass
     found = shutil.which("pagefind")
     return Path(found) if found else None
@@ -184,7 +182,8 @@ def index_shards(bundle: Path, made: Sequence[Shard], previous: Path | None = No
     sizes.update((shard.name, _size(bundle / shard.name)) for shard in fresh)
     manifest = {"format": _format(), "shards": [{"path": f"{s.name}/", "papers": s.papers, "digest": digests[s.name],
                                               "files": sizes[s.name][0], "bytes": sizes[s.name][1]} for s in made]}
-    (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8")
+    (bundle / MANIFEST).write_text(json.dumps(manifest, separators=(",", ":")) + "\n", encoding="utf-8",
+                                    newline="")
     write_words(bundle)
     extra = [bundle / MANIFEST, bundle / WORDS_FILE]
     return SearchIndex(True, time.perf_counter() - started, "", sum(f for f, _ in sizes.values()) + len(extra),
@@ -271,7 +270,7 @@ def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str])
     for record in shard.records or ():
         target = site / record.path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(record.html, encoding="utf-8")
+        target.write_text(record.html, encoding="utf-8", newline="")
     output = bundle / shard.name
     excludes = [arg for selector in EXCLUDE_SELECTORS for arg in ("--exclude-selectors", selector)]
     log = work / f"{shard.name}.log"
@@ -284,10 +283,9 @@ def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str])
     timer = threading.Timer(TIMEOUT, proc.kill)
     timer.start()
     try:
-        _, status, usage = os.wait4(proc.pid, 0)
+        peak = _wait(proc)
     finally:
         timer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         detail = log.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-1:] or ["no output"]
         raise PagefindFailed(f"Pagefind failed ({detail[0]})")
@@ -299,8 +297,18 @@ def _run(exe: Path, work: Path, bundle: Path, shard: Shard, env: dict[str, str])
               if (title := _fragment_title(path)) is not None]
     counts = title_counts(titles)
     text = json.dumps(dict(sorted(counts.items())), ensure_ascii=False, separators=(",", ":"))
-    (output / TITLES_FILE).write_text(text + "\n", encoding="utf-8")
-    return usage.ru_maxrss
+    (output / TITLES_FILE).write_text(text + "\n", encoding="utf-8", newline="")
+    return peak
+
+
+def _wait(proc: subprocess.Popen[bytes]) -> int:
+    """Wait for Pagefind; its peak memory in KB (0 where the system does not say it: Windows has no wait4)."""
+    if not hasattr(os, "wait4"):
+        proc.wait()
+        return 0
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return int(usage.ru_maxrss)
 
 
 def title_counts(titles: list[str]) -> Counter[str]:
@@ -344,7 +352,7 @@ def write_words(bundle: Path) -> None:
     for path in sorted(bundle.glob(f"s*/{TITLES_FILE}")):
         counts.update(json.loads(path.read_text(encoding="utf-8")))
     text = json.dumps({"words": title_words(counts)}, ensure_ascii=False, separators=(",", ":"))
-    (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8")
+    (bundle / WORDS_FILE).write_text(text + "\n", encoding="utf-8", newline="")
 
 
 def refresh(site_dir: Path, made: Sequence[Shard], make: Callable[[Shard], Sequence[Record]] | None = None

@@ -8,6 +8,7 @@ failed build removes its staging directory and leaves the previous output untouc
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import json
 import os
@@ -18,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..common import platforms
 from ..common.digest import of as output_digest
 from ..common.errors import Location, SitegenError
 from ..common.fsutil import exchange, write_all
@@ -71,12 +73,11 @@ class Stage:
             self._folders.add(folder)
         old = None if self._from is None else self._from + relative
         st = None if old is None else _same_bytes(old, data)
-        if old is not None and st is not None:
-            os.link(old, target)
+        if old is not None and st is not None and _linked(old, target):
             self.unchanged += 1
         else:
             # os.open and os.write: a buffered file object costs more than the write itself
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+            fd = os.open(target, platforms.WRITE_FLAGS, 0o666)
             try:
                 write_all(fd, data)
                 st = os.fstat(fd)  # the mtime of the last write, which no later step moves
@@ -90,6 +91,18 @@ class Stage:
     def copy(self, relative: str, source: Path) -> None:
         """Stage a static file by path."""
         self.write(relative, source.read_bytes())
+
+
+def _linked(old: str, target: str) -> bool:
+    """Hard-link the previous build's file as the new one; False where the file system has no hard links (FAT,
+    exFAT, some network shares), for the caller to write the bytes instead."""
+    try:
+        os.link(old, target)
+    except OSError as exc:
+        if exc.errno in (errno.EEXIST, errno.ENOSPC):
+            raise
+        return False
+    return True
 
 
 def _same_bytes(path: str, data: bytes | bytearray) -> os.stat_result | None:
@@ -179,27 +192,27 @@ def recover(output: Path) -> list[str]:
         path = output.parent / name
         if kind == "journal":
             _replay(path, output)
+        elif kind == "old" and not os.path.lexists(output) and (path / "tree").is_dir():
+            # killed between the two renames of a swap without an exchange (`staged`): the old site goes back
+            os.replace(path / "tree", output)
+            shutil.rmtree(path, ignore_errors=True)
         else:
             shutil.rmtree(path, ignore_errors=True)
         handled.append(name)
     for name in LEFTOVERS_INSIDE:
         if (output / name).exists():
-            shutil.rmtree(output / name, ignore_errors=True)
+            bundle = output / name[1:].rsplit("-", 1)[0]  # .pagefind-old -> pagefind
+            if name.endswith("-old") and not os.path.lexists(bundle):  # killed between the two renames
+                os.replace(output / name, bundle)
+            else:
+                shutil.rmtree(output / name, ignore_errors=True)
             handled.append(f"{output.name}/{name}")
     return handled
 
 
 def _running(pid: str) -> bool:
     """Whether `pid` (as written in a leftover's name) is another process that is still running."""
-    if not pid.isdigit() or int(pid) == os.getpid():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
+    return pid.isdigit() and int(pid) != os.getpid() and platforms.process_alive(int(pid))
 
 
 def _replay(journal: Path, output: Path) -> None:

@@ -46,7 +46,8 @@ def memory_has_room(free_bytes: int, papers: int) -> bool:
 def preview_parent(root: Path) -> str | None:
     """Where the preview's temporary folders go: the memory file system if it has room, else the usual place."""
     try:
-        if not (MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK | os.X_OK)):
+        # Linux's /dev/shm; macOS and Windows have no such folder, and the preview goes to the temporary folder
+        if not (hasattr(os, "statvfs") and MEMORY_FOLDER.is_dir() and os.access(MEMORY_FOLDER, os.W_OK | os.X_OK)):
             return None
         stats = os.statvfs(MEMORY_FOLDER)
         with os.scandir(root / "content" / "papers") as listing:

@@ -58,6 +58,7 @@ def test_an_edit_that_keeps_size_and_mtime_is_rebuilt(tmp_path: Path, restore: s
     assert title[:12] in page
 
 
+@pytest.mark.posix
 def test_a_fifo_named_like_an_entry_is_refused_not_waited_on(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=3)
     os.mkfifo(root / "content" / "papers" / "pipe.md")
@@ -70,6 +71,7 @@ def test_a_fifo_named_like_an_entry_is_refused_not_waited_on(tmp_path: Path) -> 
     assert not (root / "public").exists()
 
 
+@pytest.mark.posix
 @pytest.mark.parametrize("kind", ["dangling", "loop", "folder", "fifo"])
 def test_a_bad_entry_path_after_a_build_is_an_error_not_a_traceback(tmp_path: Path, kind: str) -> None:
     root = copy_site(tmp_path / "site", papers=3)

@@ -25,6 +25,8 @@ from sitegen.publish.writer import recover
 
 from ..site_factory import copy_site, tree_bytes
 
+pytestmark = pytest.mark.posix  # SIGKILL at chosen moments
+
 PAPERS = 4
 
 # Run in the child: sitegen's command line, killed just before rename number $KILL_AT (0: never).
@@ -47,6 +49,9 @@ def counted(call):
 parent = os.getpid()
 os.replace, os.rename = counted(os.replace), counted(os.rename)
 import sitegen.common.fsutil, sitegen.publish.search, sitegen.publish.writer, sitegen.pipeline.engine.store as store
+if os.environ.get("NO_SWAP"):  # as on Windows: no atomic exchange of two folders, two renames instead
+    import sitegen.common.platforms
+    sitegen.common.platforms.SWAP = None
 sitegen.publish.writer.exchange = sitegen.publish.search.exchange = counted(sitegen.common.fsutil.exchange)
 row = store.DiskMemo._row
 store.DiskMemo._row = lambda memo, key, record: counted(lambda *_: row(memo, key, record))(
@@ -74,11 +79,14 @@ def _sitegen(root: Path, kill_at: int = 0, *args: str) -> tuple[int, int]:
     """`sitegen build` of `root` in a child; its exit status and how many renames it reached."""
     count = root.parent / f"{root.name}.renames"
     count.write_text("")
-    env = os.environ | {"KILL_AT": str(kill_at), "COUNT_FILE": str(count)}
+    env = os.environ | {"KILL_AT": str(kill_at), "COUNT_FILE": str(count)} | EXTRA_ENV
     run = subprocess.run([sys.executable, "-c", INTERPOSER, "build", "--root", str(root), "--no-search", *args],
                          env=env, capture_output=True, text=True, timeout=120, check=False)
     assert "Traceback" not in run.stderr, run.stderr
     return run.returncode, len(_renamed_paths(root))
+
+
+EXTRA_ENV: dict[str, str] = {}  # set by a test for its children
 
 
 def _renamed_paths(root: Path) -> list[str]:
@@ -282,3 +290,26 @@ def test_builds_run_at_once_leave_a_memo_the_next_build_is_right_with(tmp_path: 
     shutil.copytree(root, clean, symlinks=True, ignore=shutil.ignore_patterns(CACHE_DIR, "public"))
     assert _sitegen(clean)[0] == 0
     assert tree_bytes(root / "public") == tree_bytes(clean / "public") != new
+
+
+def test_a_full_build_without_an_atomic_swap_killed_at_each_rename_leaves_a_whole_site(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Windows has no exchange of two folders: the old output is renamed aside, then the new one in. A kill between
+    the two leaves no `public/` at all for a moment; the next start puts the old one back, and builds the new."""
+    monkeypatch.setitem(globals(), "EXTRA_ENV", {"NO_SWAP": "1"})
+    before, old, new = _scenario(tmp_path, "full build")
+    probe = _killed_copy(tmp_path, before, "full build")
+    status, renames = _sitegen(probe)
+    assert status == 0 and tree_bytes(probe / "public") == new
+    assert any(name.startswith("public") for name in _renamed_paths(probe)), "the output renamed aside"
+    for kill_at in range(1, renames + 1):
+        if "/.sitegen-cache/" in (probe.parent / f"{probe.name}.renames").read_text().splitlines()[kill_at - 1]:
+            continue  # the memo's rows: the kills of the test above
+        root = _killed_copy(tmp_path, before, "full build")
+        status, reached = _sitegen(root, kill_at)
+        assert status == -signal.SIGKILL and reached == kill_at
+        recover(root / "public")
+        assert tree_bytes(root / "public") in (old, new), f"no whole site after a kill at rename {kill_at}"
+        assert _leftovers(root) == []
+        assert _sitegen(root)[0] == 0 and tree_bytes(root / "public") == new
+        assert _leftovers(root) == []

@@ -144,6 +144,7 @@ def test_missing_file(tmp_path: Path) -> None:
         "  hint: give the path of a .bib file"]
 
 
+@pytest.mark.posix
 def test_a_folder_or_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
     (tmp_path / "dir.bib").mkdir()
     os.mkfifo(tmp_path / "pipe.bib")

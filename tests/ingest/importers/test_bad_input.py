@@ -107,6 +107,7 @@ def test_dev_zero(site: Path) -> None:
         "  hint: save the dump to a file and import that file"]
 
 
+@pytest.mark.posix
 def test_a_named_pipe(site: Path, tmp_path: Path) -> None:
     pipe = tmp_path / "dump.txt"
     os.mkfifo(pipe)
@@ -173,6 +174,7 @@ def test_a_dump_that_cannot_be_read(site: Path) -> None:
     assert result.failed and snapshot(site) == before
 
 
+@pytest.mark.posix
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root reads any file")
 def test_a_dump_without_read_permission(site: Path) -> None:
     dump = write_dump(site, "004_secret.txt", (DUMPS / LISTING_A).read_bytes())
@@ -196,6 +198,7 @@ def test_existing_entries_with_fields_of_any_type(site: Path) -> None:
     assert not result.failed and len(result.new) == 1
 
 
+@pytest.mark.posix
 @pytest.mark.parametrize("folder", ["papers", "authors"])
 def test_a_fifo_among_the_content_files_is_refused_not_waited_on(site: Path, folder: str) -> None:
     suffix = ".md" if folder == "papers" else ".yaml"
