@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from sitegen.cli import main
+from sitegen.content.schema import ENTRY_FIELDS
 
 from .ingest.importers.test_bad_input import STAGE_LINE
 
@@ -230,7 +231,6 @@ BROKEN = {
     "b-missing-title.md": "---\nauthors: [A]\n---\n",
     "c-bad-date.md": "---\ntitle: T\ndate: 2025-13-45\n---\n",
     "d-wrong-type.md": "---\ntitle: T\nauthors: Alice\nrating: five\n---\n",
-    "e-unknown-key.md": "---\ntitle: T\ntagz: [a]\n---\n",
     "f-duplicate.md": "---\ntitle: T\ndate: 2025-01-01\ntitle: U\n---\n",
     "g-arxiv.md": "---\ntitle: T\narxiv: 2101.00010\n---\n",
     "h-colon.md": "---\ntitle: BERT: Pre-training of Deep Bidirectional Transformers\n---\n",
@@ -251,8 +251,6 @@ content/papers/d-wrong-type.md:3: error[E203]: 'authors': expected a list, found
   hint: write one item per line starting with '- ', or [a, b]
 content/papers/d-wrong-type.md:4: error[E203]: 'rating': expected a whole number, found text
   hint: write digits only, e.g. 3
-content/papers/e-unknown-key.md:3: error[E201]: unknown field 'tagz'
-  hint: did you mean 'tags'?
 content/papers/f-duplicate.md:4: error[E102]: found duplicate key 'title'
   hint: each key may appear once; remove or merge the repeated one
 content/papers/g-arxiv.md:3: error[E203]: 'arxiv': arXiv id 2101.0001 was read as a number
@@ -261,7 +259,7 @@ content/papers/h-colon.md:2:12: error[E101]: invalid YAML: mapping values are no
   hint: a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'
 content/papers/i-link.md:4: error[E203]: 'links': link 'code': not an http(s) URL: 'javascript:alert(1)'
   hint: links must start with https:// or http://
-11 error(s) in content/
+10 error(s) in content/
 """
 
 
@@ -284,6 +282,26 @@ def test_check_each_problem_alone(tmp_path: Path, name: str) -> None:
     lines = result.stderr.splitlines()
     assert lines[0].startswith(f"content/papers/{name}:") and "error[E" in lines[0]
     assert lines[1].startswith("  hint: ") and len(lines[1]) > len("  hint: ")
+
+
+def test_an_unknown_field_is_a_warning_and_an_error_under_strict(tmp_path: Path) -> None:
+    """An Obsidian vault's own keys (or a typo) do not stop `check` or `build`; `check --strict` refuses them."""
+    papers = new_site(tmp_path)
+    (papers / "x.md").write_text("---\ntitle: T\ntagz: [a]\ncssclasses: [wide]\n---\n", encoding="utf-8")
+    said = sitegen("check", "--root", str(tmp_path))
+    assert said.exit_code == 0 and said.stdout.strip() == "ok: 1 entries, 0 author profiles"
+    assert said.stderr.splitlines() == [
+        "content/papers/x.md:3: warning[W201]: unknown field 'tagz'",
+        "  hint: did you mean 'tags'? (sitegen ignores it and keeps it as written; fields of your own go under "
+        "'extra:')",
+        "content/papers/x.md:4: warning[W201]: unknown field 'cssclasses'",
+        "  hint: known fields: " + ", ".join(ENTRY_FIELDS) + " (sitegen ignores it and keeps it as written; "
+        "fields of your own go under 'extra:')",
+    ]
+    strict = sitegen("check", "--strict", "--root", str(tmp_path))
+    assert strict.exit_code == 1 and strict.stdout == ""
+    assert strict.stderr.splitlines()[-1] == "2 warning(s), and --strict fails on warnings"
+    assert sitegen("build", "--root", str(tmp_path), "--no-search").exit_code == 0
 
 
 def test_check_accepts_crlf_and_bom_entries(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from .options import base_url_option, root_option, verbosity
 @click.command("check")
 @root_option
 @verbosity
-def check_command(root: Path) -> None:
+@click.option("--strict", is_flag=True, help="Fail on warnings too (unknown fields, names that may be one person).")
+def check_command(root: Path, strict: bool) -> None:
     """Validate site.yaml, every entry and every author file; list every problem, and names that may be one person."""
     from ..content.loader import load_content
     from ..model import duplicates
@@ -32,6 +33,10 @@ def check_command(root: Path) -> None:
     print_diagnostics(report.items)
     if report.has_errors:
         say(f"{len(report.errors)} error(s) in content/", "bold red", stderr=True, always=True)
+        sys.exit(1)
+    warned = len(report.items) - len(report.errors)
+    if strict and warned:
+        say(f"{warned} warning(s), and --strict fails on warnings", "bold red", stderr=True, always=True)
         sys.exit(1)
     say(f"ok: {len(content.entries)} entries, {len(content.profiles)} author profiles")
 

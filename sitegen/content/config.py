@@ -66,6 +66,22 @@ KNOWN = {
 }
 
 
+_TEXT: dict[str, Any] = {"type": "string"}
+_KEYWORDS: dict[str, Any] = {"anyOf": [{"type": "string", "pattern": "\\S"},
+                                       {"type": "array", "items": {"type": "string", "pattern": "\\S"}}]}
+# What each setting holds, as JSON Schema (see json_schema): the types of KNOWN, and the checks _validate makes
+SETTINGS_SCHEMA: dict[str, dict[str, Any]] = {
+    "title": _TEXT, "description": _TEXT, "curator": _TEXT, "theme": _TEXT, "domain": _TEXT, "repository": _TEXT,
+    "language": {"type": "string", "pattern": LANGUAGE.pattern, "examples": ["en", "en-GB"]},
+    "base_url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+",
+                 "examples": ["https://user.github.io/reading-list/"]},
+    "page_size": {"type": "integer", "minimum": 1},
+    "tags": {"type": "object", "additionalProperties": {"anyOf": [_KEYWORDS, {
+        "type": "object", "additionalProperties": False,
+        "properties": {"label": _TEXT, "description": _TEXT, "keywords": _KEYWORDS}}]}},
+}
+
+
 def normalize_base_url(url: str) -> str:
     """Ensure a trailing slash so routes can be appended."""
     return url if url.endswith("/") else url + "/"

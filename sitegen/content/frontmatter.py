@@ -7,6 +7,7 @@ point at it.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -368,6 +369,52 @@ def with_comments(yaml_text: str, kept: list[tuple[str | None, str]]) -> str:
     lines = yaml_text.removesuffix("\n").split("\n")
     out = [line for i, line in enumerate(lines) for line in (*before.get(i, ()), line)]
     return "\n".join(out + tail) + "\n"
+
+
+def rewritten_yaml(old: str, meta: dict[str, Any], own: Collection[str]) -> str:
+    """New YAML for `meta` over the text `old`, as every tool that rewrites an entry or author file writes it.
+
+    sitegen's own keys (`own`) are dumped anew; any other key (another tool's, such as an Obsidian
+    vault's `aliases:`, or the curator's `extra:`) whose value is unchanged is kept as written,
+    byte for byte, with the comments before and inside it. The other comments go back beside their
+    keys (see `with_comments`).
+    """
+    kept = _segments(old)
+    try:
+        before = yaml.load(old, Loader=StrictLoader) if kept else None
+    except yaml.YAMLError:
+        before = None
+    if not isinstance(before, dict):
+        return with_comments(dump_yaml(meta), comments(old))
+    foreign = {key for key in meta if key not in own and key in kept and key in before and before[key] == meta[key]}
+    text = "".join(kept[key] if key in foreign else dump_yaml({key: value}) for key, value in meta.items())
+    return with_comments(text, [(key, c) for key, c in comments(old) if key not in foreign])
+
+
+def _segments(text: str) -> dict[str, str]:
+    """Each top-level key's lines in a block mapping: from the end of the key before it (its own comments and
+    blank lines first) to the end of its value. Empty when the text is no block mapping."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    if not isinstance(node, yaml.MappingNode) or node.flow_style:
+        return {}
+    lines = text.splitlines(keepends=True)
+    found: dict[str, str] = {}
+    start = 0
+    for key, value in node.value:
+        if not isinstance(key, yaml.ScalarNode):
+            return {}
+        end = value.end_mark.line - (1 if value.end_mark.column == 0 and value.end_mark.line > key.start_mark.line
+                                     else 0)
+        if not isinstance(value, yaml.ScalarNode):  # comments after a list or mapping belong to the next key
+            while end > key.start_mark.line and (not lines[end].strip() or lines[end].lstrip().startswith("#")):
+                end -= 1
+        segment = "".join(lines[start:end + 1])
+        found[str(key.value)] = segment if segment.endswith("\n") else segment + "\n"
+        start = end + 1
+    return found
 
 
 def _lf(text: str) -> str:

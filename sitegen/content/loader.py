@@ -10,7 +10,7 @@ import datetime as dt
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -50,6 +50,7 @@ class Entry:
     draft: bool = False
     withdrawn: bool = False  # withdrawn by its authors or its archive: shown, never hidden
     sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    extra: dict[str, Any] = field(default_factory=dict)  # the curator's own fields (`extra:`), for templates
     title_html: str = ""
     abstract_html: str = ""
     summary_html: str = ""
@@ -367,6 +368,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         draft=meta.get("draft", False),
         withdrawn=meta.get("withdrawn", False),
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
+        extra=meta.get("extra", {}),
         title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),
         abstract_html=previous.abstract_html if previous and same_abstract else markdown.text_with_math(abstract),
         summary_html=previous.summary_html if previous and same_abstract else markdown.summary(abstract),

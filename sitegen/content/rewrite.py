@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .frontmatter import comments, dump_yaml, split, with_comments
+from .frontmatter import rewritten_yaml, split
+from .schema import ENTRY_FIELDS
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|\Z)")
 
@@ -24,7 +25,9 @@ def body_as_written(text: str) -> str:
 
 
 def rewritten(text: str, meta: dict[str, Any]) -> str:
-    """An entry's text with new front matter: the curator's comments kept, the notes byte for byte."""
+    """An entry's text with new front matter: the curator's comments, `extra:` and other tools' fields kept, the
+    notes byte for byte."""
     old, _, _ = split(text)
-    return "---\n" + with_comments(dump_yaml(meta), comments(old or "")) + "---\n" + body_as_written(text)
+    own = ENTRY_FIELDS.keys() - {"extra"}
+    return "---\n" + rewritten_yaml(old or "", meta, own) + "---\n" + body_as_written(text)
 

@@ -35,6 +35,20 @@ LARGEST = 2**53 - 1  # the largest whole number JSON readers (JavaScript) hold e
 Checker = Callable[[Any], tuple[Any, str, str]]  # value -> (normalized, error, hint)
 
 
+def described(fragment: dict[str, Any]) -> Callable[[Checker], Checker]:
+    """Give a checker the JSON Schema of what it accepts (see json_schema): the schema editors read is made from
+    the same checkers `sitegen check` runs, so the two cannot drift apart."""
+    def attach(checker: Checker) -> Checker:
+        checker.json_schema = fragment  # type: ignore[attr-defined]
+        return checker
+    return attach
+
+
+def ecma(regex: re.Pattern[str]) -> str:
+    """A Python pattern as JSON Schema writes it (ECMA-262): `\\Z` is `$` there (no multiline flag)."""
+    return regex.pattern.replace("\\Z", "$").replace('\\"', '"')  # `\\"` is no escape in Unicode mode
+
+
 class ItemError(str):
     """An error about one item of a list or mapping; `at` (its index or key) finds its line."""
 
@@ -50,6 +64,7 @@ def _ok(value: Any) -> tuple[Any, str, str]:
     return value, "", ""
 
 
+@described({"type": "string"})
 def text(value: Any) -> tuple[Any, str, str]:
     if isinstance(value, str):
         return value, "", ""
@@ -59,6 +74,7 @@ def text(value: Any) -> tuple[Any, str, str]:
     return value, f"expected text, found {_kind(value)}", "write a single line of text"
 
 
+@described({"type": "string", "pattern": "\\S"})
 def nonempty_text(value: Any) -> tuple[Any, str, str]:
     value, err, hint = text(value)
     if not err and not value.strip():
@@ -66,6 +82,7 @@ def nonempty_text(value: Any) -> tuple[Any, str, str]:
     return value, err, hint
 
 
+@described({"type": "array", "items": {"type": "string", "pattern": "\\S"}})
 def text_list(value: Any) -> tuple[Any, str, str]:
     if value is None:
         return [], "", ""
@@ -82,6 +99,7 @@ def text_list(value: Any) -> tuple[Any, str, str]:
     return list(value), "", ""
 
 
+@described({"type": "string", "format": "date", "pattern": ecma(DATE)})
 def date(value: Any) -> tuple[Any, str, str]:
     if isinstance(value, dt.datetime):
         return value.date(), "", ""
@@ -106,9 +124,10 @@ def integer(minimum: int = 0, maximum: int = LARGEST) -> Checker:
                 return value, f"{shown(value)} is less than {minimum}", f"write a number of at least {minimum}"
             return value, f"{shown(value)} is out of range {minimum}–{maximum}", ""
         return value, "", ""
-    return check
+    return described({"type": "integer", "minimum": minimum, "maximum": maximum})(check)
 
 
+@described({"type": "number"})
 def number(value: Any) -> tuple[Any, str, str]:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return value, f"expected a number, found {_kind(value)}", "write a number, e.g. 69.4"
@@ -117,18 +136,24 @@ def number(value: Any) -> tuple[Any, str, str]:
     return value, "", ""
 
 
+@described({"type": "boolean"})
 def boolean(value: Any) -> tuple[Any, str, str]:
     if not isinstance(value, bool):
         return value, f"expected true or false, found {_kind(value)}", "write true or false"
     return value, "", ""
 
 
+URL_SCHEMA = {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/$.?#][^\\s]*$"}  # URL, any case
+
+
+@described(URL_SCHEMA)
 def url(value: Any) -> tuple[Any, str, str]:
     if isinstance(value, str) and URL.match(value):
         return value, "", ""
     return value, f"not an http(s) URL: {shown(value)}", "links must start with https:// or http://"
 
 
+@described({"type": "object", "additionalProperties": URL_SCHEMA})
 def links(value: Any) -> tuple[Any, str, str]:
     if not isinstance(value, dict):
         return value, f"expected a mapping of links, found {_kind(value)}", "write e.g. links: {code: https://…}"
@@ -150,9 +175,11 @@ def pattern(regex: re.Pattern[str], what: str, example: str, hint: str = "") -> 
         if isinstance(value, str) and regex.match(value):
             return value, "", ""
         return value, f"invalid {what} {shown(value)}", f"expected something like {example}{hint}"
-    return check
+    return described({"type": "string", "pattern": ecma(regex), "examples": [example]})(check)
 
 
+@described({"anyOf": [{"type": "integer", "minimum": 1, "maximum": 999_999_999_999},
+                       {"type": "string", "pattern": ecma(S2_AUTHOR)}]})
 def s2_author(value: Any) -> tuple[Any, str, str]:
     """A Semantic Scholar author id; a bare number is one too (YAML reads it as an int, and no digit is lost)."""
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
@@ -161,12 +188,14 @@ def s2_author(value: Any) -> tuple[Any, str, str]:
                    " (the number at the end of the author's semanticscholar.org/author/ address)")(value)
 
 
+@described({"type": "string", "pattern": ecma(HF_USER)})
 def hf_user(value: Any) -> tuple[Any, str, str]:
     """A Hugging Face account name: it becomes a path segment of a link, so only the Hub's own characters."""
     return pattern(HF_USER, "Hugging Face user name", "mtian8", " (the name in the account's huggingface.co/ address)")(
         value)
 
 
+@described({"type": "string", "pattern": "^([Hh][Tt][Tt][Pp][Ss]?://orcid\\.org/)?" + ecma(ORCID)[1:]})
 def orcid(value: Any) -> tuple[Any, str, str]:
     """An ORCID iD (the https://orcid.org/ address is taken too), its check digit verified: a typo is caught here."""
     if isinstance(value, str) and ORCID_URL.match(value):
@@ -194,13 +223,15 @@ def choice(options: tuple[str, ...]) -> Checker:
         close = difflib.get_close_matches(value, options, n=1) if isinstance(value, str) else []
         hint = f"did you mean '{close[0]}'?" if close else "one of: " + ", ".join(options)
         return value, f"invalid value {shown(value)}", hint
-    return check
+    return described({"enum": list(options)})(check)
 
 
 # what 'sitegen import' writes into a source record: single values (numbers are checked on their own)
 _SOURCE_VALUES = frozenset({str, dt.date, bool, type(None)})
 
 
+@described({"type": "array", "items": {"type": "object", "additionalProperties": {
+    "type": ["string", "number", "boolean", "null"]}}})
 def sources(value: Any) -> tuple[Any, str, str]:
     hint = "sources are written by 'sitegen import'; each is a mapping of names to single values"
     if not isinstance(value, list) or not all(isinstance(s, dict) for s in value):
@@ -212,6 +243,29 @@ def sources(value: Any) -> tuple[Any, str, str]:
             if type(item) not in _SOURCE_VALUES and not _finite(item):
                 return value, ItemError(f"source record {i + 1}: '{key}' is {_kind(item)}", i), hint
     return value, "", ""
+
+
+EXTRA = "extra"  # an entry's own fields, for templates: never checked, never rewritten
+
+
+@described({"type": "object", "description": "Fields of your own, passed to templates as `extra`; never checked."})
+def extra_fields(value: Any) -> tuple[Any, str, str]:
+    """Anything, under names of the curator's choosing; dates become ISO text, so a template sees one type whether the
+    entry was parsed now or read back from the cache."""
+    if not isinstance(value, dict):
+        return value, f"expected a mapping of your own fields, found {_kind(value)}", \
+            "write e.g. extra: {venue_slides: https://…, reviewed_by: Ada}"
+    return _plain_json(value), "", ""
+
+
+def _plain_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_json(v) for v in value]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
 
 
 def _finite(value: Any) -> bool:
@@ -278,6 +332,7 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "enrich": boolean,  # false: `sitegen enrich` leaves the entry alone
     "abstract": text,
     "sources": sources,
+    EXTRA: extra_fields,
 }
 REQUIRED_ENTRY = ("title",)
 
@@ -311,10 +366,13 @@ def validate(
     for key, value in meta.items():
         line = key_lines.get(str(key), 1)
         checker = fields.get(key) if isinstance(key, str) else None
-        if checker is None:
+        if checker is None:  # another tool's (an Obsidian vault's aliases:, cssclasses:) or a typo
             close = difflib.get_close_matches(str(key), list(fields), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else "known fields: " + ", ".join(fields)
-            problems.append(Diagnostic(Location(path, line), "E201", f"unknown field '{_name(key)}'", hint))
+            own = f"; fields of your own go under '{EXTRA}:'" if EXTRA in fields else ""
+            hint = (f"did you mean '{close[0]}'?" if close else "known fields: " + ", ".join(fields)) + \
+                f" (sitegen ignores it and keeps it as written{own})"
+            problems.append(Diagnostic(Location(path, line), "W201", f"unknown field '{_name(key)}'", hint,
+                                       severity="warning"))
             continue
         value, char, at = (value, "", None) if plain else _scrub(value)
         if char:

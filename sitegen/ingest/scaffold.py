@@ -28,6 +28,7 @@ from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.fsutil import write_atomic
 from ..content import frontmatter
 from ..content.slugs import slugify, unique_slug
+from .editor_setup import MODELINE, editor_files
 from .importers.merge import ordered, title_key
 
 SOURCE_TREE = Path(__file__).resolve().parents[2]  # a checkout, when sitegen runs from one
@@ -49,8 +50,8 @@ MISSING_REQUIREMENTS = """\
 !!! replace this line with the sitegen to install (see the comments above) !!!
 """
 
-STARTER_CONFIG = """\
-# Settings of this reading list. `sitegen check` validates this file.
+STARTER_CONFIG = MODELINE + """\
+# Settings of this reading list. `sitegen check` validates this file (and editors, through the line above).
 title: {title}
 description: Papers worth reading, with notes.
 curator: {curator}
@@ -257,6 +258,7 @@ def init_site(target: Path, title: str = "My reading list", curator: str = "",
         "content/authors/.gitkeep": "",
         "requirements.txt": requirements.text,
         ".github/workflows/pages.yml": starter_workflow(),
+        **editor_files(),
     }
     created = []
     for name, text in files.items():

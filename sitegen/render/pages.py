@@ -87,6 +87,7 @@ def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any
         "pdf_url": paper_links.pdf_url(e),
         "cited_doi": paper_links.cited_doi(e),
         "venue_kind": paper_links.venue_kind(e.venue),
+        "extra": e.extra,  # the entry's own fields, as its `extra:` holds them
         **_paper_panel(site, paper),
         **signal_charts(paper),
     }

@@ -17,6 +17,9 @@ def _validate(yaml_text: str) -> tuple[dict[str, Any], list[str]]:
     return clean, [p.format() for p in problems]
 
 
+KEPT = " (sitegen ignores it and keeps it as written; fields of your own go under 'extra:')"
+
+
 def _one(yaml_text: str) -> str:
     _, problems = _validate(yaml_text)
     assert len(problems) == 1, problems
@@ -29,8 +32,11 @@ def test_a_complete_entry_is_valid_and_normalized() -> None:
         "date: 2025-02-04\ncategory: cs.DC\ntags: [x]\nscore: 69.4\nupvotes: 2\n"
         "links: {code: 'https://github.com/a/b'}\narxiv: '2101.00010'\ndoi: 10.1145/3581784.3607040\n"
         "status: to-read\nrating: 5\ndraft: false\nvenue: SC 2023\nwithdrawn: true\nenrich: true\n"
-        "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\n")
+        "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\n"
+        "extra: {slides: 'https://x.org/s', seen: 2026-01-02}\n")
     assert problems == []
+    # a date as text, as the cache keeps it
+    assert clean["extra"] == {"slides": "https://x.org/s", "seen": "2026-01-02"}
     assert clean["date"] == dt.date(2025, 2, 4) and clean["arxiv"] == "2101.00010"
     assert set(clean) == set(schema.ENTRY_FIELDS)
 
@@ -107,13 +113,14 @@ def test_unquoted_arxiv_id_read_as_a_number() -> None:
     ("titel", "title"), ("tag", "tags"), ("author", "authors"), ("catgory", "category"), ("link", "links"),
 ])
 def test_unknown_key_did_you_mean(key: str, suggestion: str) -> None:
-    assert _one(f"title: T\n{key}: x\n") == (f"content/papers/x.md:3: error[E201]: unknown field '{key}'\n"
-                                              f"  hint: did you mean '{suggestion}'?")
+    """A warning, not an error: another tool's field (an Obsidian vault's) must not stop a build."""
+    assert _one(f"title: T\n{key}: x\n") == (f"content/papers/x.md:3: warning[W201]: unknown field '{key}'\n"
+                                              f"  hint: did you mean '{suggestion}'?{KEPT}")
 
 
 def test_unknown_key_without_a_close_match_lists_the_known_fields() -> None:
     message = _one("title: T\nzzzzzz: 1\n")
-    assert message.startswith("content/papers/x.md:3: error[E201]: unknown field 'zzzzzz'\n"
+    assert message.startswith("content/papers/x.md:3: warning[W201]: unknown field 'zzzzzz'\n"
                               "  hint: known fields: title,")
 
 
@@ -146,7 +153,7 @@ def test_every_problem_is_reported_in_file_order() -> None:
     _, problems = _validate("titel: T\ndate: 2025-13-01\nrating: 9\narxiv: 2101.00010\n"
                             "links: {code: 'javascript:x'}\n")
     assert [p.split(":")[1] + " " + p.split("[")[1][:4] for p in problems] == [
-        "2 E201", "3 E203", "4 E203", "5 E203", "6 E203", "1 E200"]
+        "2 W201", "3 E203", "4 E203", "5 E203", "6 E203", "1 E200"]
 
 
 def test_valid_fields_survive_next_to_invalid_ones() -> None:
@@ -168,9 +175,9 @@ def test_author_file() -> None:
     assert [p.format().splitlines()[0] for p in problems] == [
         "content/authors/a.yaml:4: error[E203]: 'novelty_percent': 167 is out of range 0–100",
         "content/authors/a.yaml:5: error[E203]: 'homepage': not an http(s) URL: 'javascript:x'",
-        "content/authors/a.yaml:6: error[E201]: unknown field 'affiliaton'",
+        "content/authors/a.yaml:6: warning[W201]: unknown field 'affiliaton'",
     ]
-    assert problems[-1].hint == "did you mean 'affiliation'?"
+    assert problems[-1].hint == "did you mean 'affiliation'? (sitegen ignores it and keeps it as written)"
 
 
 def test_author_file_needs_a_name() -> None:
@@ -180,8 +187,8 @@ def test_author_file_needs_a_name() -> None:
 
 def test_non_text_keys_are_unknown_fields() -> None:
     _, problems = _validate("title: T\n1: x\n")
-    assert problems == ["content/papers/x.md:3: error[E201]: unknown field '1'\n  hint: known fields: "
-                        + ", ".join(schema.ENTRY_FIELDS)]
+    assert problems == ["content/papers/x.md:3: warning[W201]: unknown field '1'\n  hint: known fields: "
+                        + ", ".join(schema.ENTRY_FIELDS) + KEPT]
 
 
 def test_diagnostics_are_diagnostics() -> None:
@@ -226,7 +233,7 @@ def test_a_field_made_empty_by_the_cleaning_is_an_error() -> None:
 
 def test_an_unknown_field_name_is_shown_with_its_control_characters_escaped() -> None:
     problems = _validate('title: T\n"\\e[2Jx": 1\n')[1]
-    assert problems[0].startswith("content/papers/x.md:3: error[E201]: unknown field '\\x1b[2Jx'\n")
+    assert problems[0].startswith("content/papers/x.md:3: warning[W201]: unknown field '\\x1b[2Jx'\n")
 
 
 @pytest.mark.parametrize("doi", ["10.1234/x}, note = {pwned", "10.1234/a b", "10.1234/x{y}", '10.1234/\\"q\\"',
@@ -255,8 +262,9 @@ def test_a_final_line_break_does_not_pass_a_pattern(key: str, value: Any) -> Non
     ("sources:\n- {score: .nan}\n", "4: error[E203]: 'sources': source record 1: 'score' is the float nan"),
     ("tags: {a: 1}\n", "3: error[E203]: 'tags': expected a list, found a mapping"),
     ("authors: 5\n", "3: error[E203]: 'authors': expected a list, found the int 5"),
-    ("null: y\n", "3: error[E201]: unknown field 'None'"),
-    ("true: y\n", "3: error[E201]: unknown field 'True'"),
+    ("null: y\n", "3: warning[W201]: unknown field 'None'"),
+    ("true: y\n", "3: warning[W201]: unknown field 'True'"),
+    ("extra: [a]\n", "3: error[E203]: 'extra': expected a mapping of your own fields, found a list"),
     ("links: {null: https://x.org}\n", "3: error[E203]: 'links': link name None must be text"),
     ("author_count: 99999999999999999999999\n", "3: error[E203]: 'author_count': the number 99999999999999999999999 "
                                                 "is too large"),

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ...common.errors import Location, Report
 from ...content import frontmatter
+from ...content.schema import AUTHOR_FIELDS
 from ..importers.authors import AuthorFile, _new_file, person
 from ..importers.merge import fingerprint, title_key
 from .authors import FOLDER, file_of
@@ -63,7 +64,7 @@ def plan(renames: Sequence[Rename], files: list[AuthorFile], state: dict[str, di
             at = next((i for i, f in enumerate(known) if f.path == file.path), len(known))
             known[at:at + 1] = [file]
             changed[file.path] = file
-    writes = {path: frontmatter.with_comments(frontmatter.dump_yaml(file.meta), frontmatter.comments(file.text))
+    writes = {path: frontmatter.rewritten_yaml(file.text, file.meta, AUTHOR_FIELDS)
               for path, file in changed.items()}
     return known, writes
 

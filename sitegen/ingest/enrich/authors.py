@@ -88,7 +88,7 @@ def plan(papers: Iterable[Resolved], files: list[AuthorFile], root: Path, report
     for file in known:
         if id(file) in added:
             meta = file.meta | {f: added[id(file)][f] for f in ID_FIELDS.values() if f in added[id(file)]}
-            writes[file.path] = frontmatter.with_comments(frontmatter.dump_yaml(meta), frontmatter.comments(file.text))
+            writes[file.path] = frontmatter.rewritten_yaml(file.text, meta, schema.AUTHOR_FIELDS)
     return writes
 
 

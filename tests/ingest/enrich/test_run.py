@@ -255,3 +255,16 @@ def test_verbose_says_each_entry_and_quiet_only_what_went_wrong(site: Path) -> N
     assert quiet.exit_code == 0 and "dry run:" not in quiet.output, quiet.output
     kept = [line for line in quiet.output.splitlines() if not line.startswith("  hint: ")]
     assert kept and all(": warning[W" in line for line in kept), quiet.output  # the warnings alone
+
+
+def test_enrich_keeps_other_tools_fields_and_extra_byte_for_byte(site: Path) -> None:
+    """An Obsidian vault's keys and the curator's `extra:` survive the rewrite that writes the paper's identity."""
+    from ...content.test_extra import OBSIDIAN
+
+    entry = site / "content" / "papers" / "scicode.md"
+    entry.write_text(entry.read_text(encoding="utf-8").replace("---\n", "---\n" + OBSIDIAN, 1), encoding="utf-8")
+    result = enrich(site)
+    assert result.exit_code == 0, result.output
+    text = entry.read_text(encoding="utf-8")
+    assert parse(text, "scicode.md").meta["arxiv"] == "2407.13168"  # it was rewritten
+    assert OBSIDIAN in text and text.endswith(NOTES)
