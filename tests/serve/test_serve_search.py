@@ -30,7 +30,8 @@ def test_a_notes_edit_reindexes_one_shard_and_is_found(tmp_path: Path, monkeypat
         edited.write_text(entry.read_text(encoding="utf-8") + f"\nThe {WORD} trick.\n", encoding="utf-8")
         edited.replace(entry)
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not _found(session.output):
+        # the index is swapped in before its result is reported: wait for both, or the result read is the first one
+        while time.monotonic() < deadline and not (len(session.indexed) > 1 and _found(session.output)):
             time.sleep(0.05)
         assert [r["url"] for r in fragments(session.output) if WORD in r["content"]] == [
             f"/papers/{entry.stem}/"]
