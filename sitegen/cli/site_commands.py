@@ -148,7 +148,8 @@ def init_command(directory: Path, title: str, curator: str) -> None:
 @root_option
 @verbosity
 @base_url_option
-@click.option("--remote", default="origin", show_default=True, help="The git remote to push to.")
+@click.option("--remote", default="origin", show_default=True,
+              help="Where to push: a git remote's name, or a repository's URL or path.")
 @click.option("--branch", default="gh-pages", show_default=True, help="The branch that holds the site.")
 @click.option("--message", default=None, help="Commit message (default names the source commit).")
 @click.option("--force", is_flag=True, help="Deploy even with uncommitted changes under content/.")
@@ -169,5 +170,9 @@ def deploy_command(root: Path, base_url: str | None, remote: str, branch: str, m
             check_clean(root)
         result = build(root, base_url=base_url)
         deployed = publish(target, result.output, message)
+    if deployed.unchanged:
+        say(f"already up to date: {deployed.remote} {deployed.branch} holds this site ({deployed.commit[:12]}); "
+            "nothing was committed")
+        return
     say(f"published {deployed.commit[:12]} to {deployed.remote}/{deployed.branch} "
               f"(built from {deployed.source})")

@@ -35,6 +35,7 @@ class Deployed:
     remote: str
     source: str
     pushed: bool
+    unchanged: bool = False  # the branch already held this very site: no commit was made
 
 
 @dataclass(frozen=True)
@@ -152,11 +153,20 @@ def _source_reason(root: Path, tip: str) -> str:
     return ""
 
 
+def is_address(remote: str) -> bool:
+    """Whether --remote gives a repository's URL or path rather than a remote's name (git takes all three)."""
+    return "://" in remote or bool(re.match(r"^[\w.-]+@[\w.-]+:", remote)) or "/" in remote or "\\" in remote \
+        or remote in (".", "..") or Path(remote).expanduser().is_dir()
+
+
 def _remote_tip(repo: Path, remote: str, branch: str) -> str:
-    """The remote branch's tip, fetched (or "" when it does not exist there yet); a clear error if unreachable."""
-    if _run(repo, "remote", "get-url", remote).returncode != 0:
+    """The remote branch's tip, fetched (or "" when it does not exist there yet); a clear error if unreachable.
+    `remote` is a remote's name, or a repository's URL or path."""
+    named = _run(repo, "remote", "get-url", remote).returncode == 0
+    if not named and not is_address(remote):
         raise _fail("E602", f"no git remote named '{remote}'",
-                    f"add one with 'git remote add {remote} URL' or pass --remote")
+                    f"pass --remote with a remote's name, or the repository's URL or path; or add a remote with "
+                    f"'git remote add {remote} URL'")
     listed = _run(repo, "ls-remote", "--heads", remote, f"refs/heads/{branch}")
     if listed.returncode != 0:
         said = [line for line in listed.stderr.splitlines() if line.startswith("fatal:")] or [listed.stderr.strip()]
@@ -164,6 +174,9 @@ def _remote_tip(repo: Path, remote: str, branch: str) -> str:
                     "check the URL with 'git remote -v', or pass another --remote")
     if not listed.stdout.strip():
         return ""
+    if not named:  # an address: nothing to keep a remote-tracking branch under
+        _git(repo, "fetch", "--quiet", remote, f"refs/heads/{branch}")
+        return _git(repo, "rev-parse", "--verify", "FETCH_HEAD^{commit}")
     _git(repo, "fetch", "--quiet", remote, f"+refs/heads/{branch}:refs/remotes/{remote}/{branch}")
     return _git(repo, "rev-parse", "--verify", f"refs/remotes/{remote}/{branch}^{{commit}}")
 
@@ -225,6 +238,8 @@ def publish(target: Target, site_dir: Path, message: str | None = None) -> Deplo
     env = _identity(repo)
     source = _git(repo, "rev-parse", "--short", "HEAD", check=False) or "no commits"
     tree = _tree(repo, site_dir, env)
+    if target.parent and _git(repo, "rev-parse", f"{target.parent}^{{tree}}") == tree:
+        return Deployed(target.parent, target.branch, target.remote, source, False, unchanged=True)
     text = message or f"Publish site built from {source}"
     parent = ["-p", target.parent] if target.parent else []
     commit = _git(repo, "commit-tree", tree, *parent, "-m", text, env=env)

@@ -159,6 +159,9 @@ def test_rejected_push_never_moves_the_local_branch(repo: tuple[Path, Path]) -> 
     assert deploy(site)[0] == 0
     published = git(site, "rev-parse", "gh-pages")
     assert git(remote, "rev-parse", "gh-pages") == published
+    entry = sorted((site / "content/papers").glob("*.md"))[0]  # a site that differs: there is something to push
+    entry.write_text(entry.read_text().replace("title: ", "title: Revised ", 1))
+    git(site, "commit", "-q", "-am", "Revise a title")
     hook.write_text("#!/bin/sh\nexit 1\n")
     hook.chmod(0o755)
     code, output = deploy(site, "--message", "Second deploy")
@@ -222,3 +225,28 @@ def test_dirty_content_of_a_site_in_a_subfolder_with_a_rename(tmp_path: Path, mo
     git(tmp_path / "repo", "branch", "copy", git(site, "commit-tree", "HEAD^{tree}", "-m", "Unrelated copy"))
     code, output = deploy(site, "--branch", "copy")
     assert code == 1 and "(its tree has docs/site.yaml)" in output, output
+
+
+def test_a_redeploy_of_the_same_site_commits_nothing(repo: tuple[Path, Path]) -> None:
+    site, remote = repo
+    assert deploy(site)[0] == 0
+    tip = git(remote, "rev-parse", "gh-pages")
+    code, output = deploy(site)
+    assert code == 0 and output.startswith(f"already up to date: origin gh-pages holds this site ({tip[:12]})"), output
+    assert git(remote, "rev-parse", "gh-pages") == tip and git(remote, "rev-list", "--count", "gh-pages") == "1"
+
+
+def test_the_remote_may_be_a_path_or_a_url(repo: tuple[Path, Path]) -> None:
+    """git pushes to a path or URL as well as to a remote's name; --remote takes what git takes."""
+    site, remote = repo
+    git(site, "remote", "remove", "origin")
+    code, output = deploy(site, "--remote", str(remote))
+    assert code == 0, output
+    assert tree_of(remote, "gh-pages") == tree_bytes(site / "public")
+    entry = sorted((site / "content/papers").glob("*.md"))[0]
+    entry.write_text(entry.read_text().replace("title: ", "title: Revised ", 1))
+    git(site, "commit", "-q", "-am", "Revise a title")
+    code, output = deploy(site, "--remote", remote.as_uri())
+    assert code == 0 and output.startswith("published "), output
+    assert tree_of(remote, "gh-pages") == tree_bytes(site / "public")
+    assert git(remote, "rev-list", "--count", "gh-pages") == "2"  # on top of the first, fetched from the address
