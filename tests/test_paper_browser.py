@@ -30,7 +30,8 @@ from .site_factory import copy_site, curate, sight
 
 VTC = "vtc-dnn-compilation-with-virtual-tensors-for-data-movement"  # curated: to read, 3 stars; given notes here;
 # seen on two days with 5 and 12 upvotes (SIGHTINGS)
-NOTES = "# Why it matters\n\nVirtual tensors skip **copies**.\n\n## Open questions\n\n- AMD GPUs?\n"
+NOTES = ("# Why it matters\n\nVirtual tensors skip **copies**. The saving is\n$$\nO(n^2)\n$$\nper layer.\n\n"
+         "## Open questions\n\n- AMD GPUs?\n\n## To do\n\n- [ ] rerun Table 2\n- [x] read the appendix\n")
 SCREENS = {"phone": (390, 844), "desktop": (1280, 900)}
 SCHEMES = ("light", "dark")
 BOX = """(el) => { const b = el.getBoundingClientRect();
@@ -89,6 +90,12 @@ def test_paper_page_layout_on_phone_and_desktop(screen: RecordedPage, site: tupl
     # the notes lead the text, their headings under the page's own; the provenance is closed
     assert _box(page, ".notes").bottom <= _box(page, ".abstract").top
     assert page.locator(".notes h3").inner_text() == "Why it matters" and page.locator(".notes h1").count() == 0
+    assert page.locator(".notes h4").all_text_contents() == ["Open questions", "To do"]
+    assert page.locator(".notes .math-block math[display=block]").count() == 1  # `$$` inside a paragraph
+    boxes = page.locator(".notes input[type=checkbox]")
+    assert boxes.count() == 2 and all(boxes.nth(i).is_disabled() for i in range(2))
+    assert [boxes.nth(i).is_checked() for i in range(2)] == [False, True]
+    assert page.get_by_label("read the appendix").is_checked()  # each box named by its item
     details = page.locator("details.provenance")
     assert details.evaluate("(el) => el.open") is False and not details.locator("p").is_visible()
     assert ".txt" not in page.locator("main").inner_text()

@@ -129,15 +129,18 @@ def _table_close(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> st
     return self.renderToken(tokens, idx, options, env) + "</div>\n"
 
 
-# The notes sit under the page's own headings (the title's h1, the "Notes" h2), so a heading the curator writes
-# as `#` is shown as an h3 and the page's outline stays whole; the deepest levels share h6.
-NOTES_HEADING_SHIFT = 2
+# The notes sit under the page's own headings (the title's h1, the "Notes" h2): the curator's highest heading is
+# shown as an h3 and each lower level one step below the one above it, so the page's outline has no gap however
+# the notes begin (`##` on GitHub, `#` elsewhere); the deepest levels share h6.
+NOTES_TOP_HEADING = 3
 
 
-def _heading(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
-    token = tokens[idx]
-    level = min(int(token.tag[1]) + NOTES_HEADING_SHIFT, 6)
-    return self.renderToken(tokens, idx, options, env).replace(f"h{token.tag[1]}", f"h{level}", 1)
+def _heading_levels(state: Any) -> None:
+    """A core rule: each heading's level, ranked among the levels the notes use, from NOTES_TOP_HEADING down."""
+    headings = [t for t in state.tokens if t.type in ("heading_open", "heading_close")]
+    ranks = {level: rank for rank, level in enumerate(sorted({int(t.tag[1]) for t in headings}))}
+    for token in headings:
+        token.tag = f"h{min(NOTES_TOP_HEADING + ranks[int(token.tag[1])], 6)}"
 
 
 def _focusable_pre(rule: Any) -> Any:
@@ -147,25 +150,46 @@ def _focusable_pre(rule: Any) -> Any:
     return render
 
 
+_DISPLAY_LINE = re.compile(r"\$\$.+\$\$(\s*\(\S+\))?")
+
+
+def _interrupting(rule: Any) -> Any:
+    """The display-math block rule, able to end a paragraph: asked whether it would (`silent`), it only looks for
+    the opening `$$`, as the rule itself adds its tokens whenever it matches."""
+    def math_block(state: Any, start: int, end: int, silent: bool) -> bool:
+        if silent:  # `$$` alone, or a whole `$$…$$` (with its label), on the line: not `$$x$$ and more text`
+            line = state.src[state.bMarks[start] + state.tShift[start]:state.eMarks[start]].rstrip()
+            return state.sCount[start] - state.blkIndent < 4 and line.startswith("$$") and (
+                line == "$$" or _DISPLAY_LINE.fullmatch(line) is not None)
+        return bool(rule(state, start, end, silent))
+    return math_block
+
+
 @cache
 def parser() -> MarkdownIt:
     """The one configured parser, made when first asked for (importing markdown-it-py takes 20 ms)."""
     from markdown_it import MarkdownIt
     from markdown_it.renderer import RendererHTML
     from mdit_py_plugins.dollarmath import dollarmath_plugin
+    from mdit_py_plugins.dollarmath.index import math_block_dollar
     from mdit_py_plugins.footnote import footnote_plugin
+    from mdit_py_plugins.tasklists import tasklists_plugin
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table").enable("strikethrough")
     md.use(footnote_plugin).use(dollarmath_plugin, allow_space=False, double_inline=True)
+    # `$$` on a line of its own inside a paragraph opens display math, as on GitHub and in Obsidian and pandoc
+    md.block.ruler.at("math_block", _interrupting(math_block_dollar(allow_blank_lines=True)),
+                      {"alt": ["paragraph", "reference", "blockquote", "list"]})
+    # `- [ ]` and `- [x]`: checkboxes a reader sees but cannot tick, each labelled by its item's text
+    md.use(tasklists_plugin, enabled=False, label=True)
+    md.core.ruler.push("notes_headings", _heading_levels)
     md.add_render_rule("math_inline", _math_inline)
     md.add_render_rule("math_inline_double", _math_inline)
     md.add_render_rule("math_block", _math_block)
     md.add_render_rule("math_block_label", _math_block)
     md.add_render_rule("table_open", _table_open)
     md.add_render_rule("table_close", _table_close)
-    md.add_render_rule("heading_open", _heading)
-    md.add_render_rule("heading_close", _heading)
     rules = cast(RendererHTML, md.renderer).rules
     for name in ("fence", "code_block"):
         md.add_render_rule(name, _focusable_pre(rules[name]))

@@ -98,3 +98,32 @@ _LOOKBEHIND_FIRST = re.compile(r"(?<!\\)\$(?!\s*\$)(.+?)(?<!\\)\$", re.DOTALL)
 def test_inline_math_finds_the_spans_of_the_look_behind_first_pattern(text: str) -> None:
     assert [m.span(1) for m in INLINE_MATH.finditer(text)] == [m.span(1) for m in _LOOKBEHIND_FIRST.finditer(text)]
     assert INLINE_MATH.sub("", text) == _LOOKBEHIND_FIRST.sub("", text)
+
+
+# -- Markdown as curators write it on GitHub, in Obsidian and for pandoc -------------------------------------------
+
+
+def test_display_math_starting_a_line_inside_a_paragraph_is_display_math() -> None:
+    html = notes_to_html("Some text\n$$\nx^2\n$$\nmore text")
+    assert html.startswith("<p>Some text</p>\n<div class=\"math-block\"><math display=\"block\">"), html
+    assert html.endswith("<p>more text</p>\n")
+    assert '<math display="inline">' in notes_to_html("Inline $$x^2$$ stays in the line.")
+    assert notes_to_html("a\n$$x$$ and more text\nb").count("<p>") == 1  # a line that only starts with $$
+
+
+def test_task_lists_are_checkboxes_a_reader_cannot_tick() -> None:
+    html = notes_to_html("- [ ] read the appendix\n- [x] reproduce Table 2\n")
+    boxes = re.findall(r"<input[^>]*>", html)
+    assert len(boxes) == 2 and all('type="checkbox"' in b and "disabled" in b for b in boxes), html
+    assert 'checked="checked"' in boxes[1] and "checked" not in boxes[0]
+    assert "<label" in html and "read the appendix" in html and "[ ]" not in html
+
+
+@pytest.mark.parametrize(("notes", "levels"), [
+    ("# A\n\n## B\n\n### C", [3, 4, 5]),
+    ("## A\n\n#### B", [3, 4]),  # no level skipped: the page's outline stays whole
+    ("### A\n\n### B\n\n##### C\n\n## D", [4, 4, 5, 3]),
+    ("# A\n\n###### F", [3, 4]),
+])
+def test_a_curators_headings_follow_the_pages_own_without_a_gap(notes: str, levels: list[int]) -> None:
+    assert [int(n) for n in re.findall(r"<h(\d)>", notes_to_html(notes))] == levels
