@@ -27,7 +27,7 @@ NAMES = ("entry", "author", "site")
 def _fields(fields: dict[str, schema.Checker], required: tuple[str, ...]) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     for name, checker in fields.items():
-        fragment = getattr(checker, "json_schema")  # noqa: B009 - set by schema.described
+        fragment = getattr(checker, "json_schema")  # noqa: B009 - set by field_checks.described
         # a key with no value is left out, as if absent (but a required one)
         properties[name] = fragment if name in required else {"anyOf": [fragment, {"type": "null"}]}
     return properties

@@ -11,7 +11,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from sitegen.content import controls, frontmatter
+from sitegen.content import controls, frontmatter, rewrite
 from sitegen.content.frontmatter import FrontMatterError
 
 
@@ -212,9 +212,9 @@ _VALUE = st.one_of(_TEXT, st.integers(), st.lists(_TEXT, max_size=3), st.diction
 def test_comments_put_back_are_found_again_and_change_no_value(data: dict[str, Any],
                                                                kept: list[tuple[str | None, str]]) -> None:
     kept = [(key if key in data else None, "#" + text) for key, text in kept]
-    text = frontmatter.with_comments(frontmatter.dump_yaml(data), kept)
+    text = rewrite.with_comments(frontmatter.dump_yaml(data), kept)
     assert frontmatter.load_yaml(text, "x.yaml")[0] == data
-    found = frontmatter.comments(text)
+    found = rewrite.comments(text)
     by_key = {key: [c for k, c in kept if k == key] for key, _ in kept}
     assert {key: [c for k, c in found if k == key] for key, _ in found} == {k: v for k, v in by_key.items() if v}
 

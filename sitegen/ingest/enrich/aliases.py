@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ...common.errors import Location, Report
 from ...content import frontmatter
+from ...content.rewrite import rewritten_yaml
 from ...content.schema import AUTHOR_FIELDS
 from ..importers.authors import AuthorFile, _new_file, person
 from ..importers.merge import fingerprint, title_key
@@ -64,7 +65,7 @@ def plan(renames: Sequence[Rename], files: list[AuthorFile], state: dict[str, di
             at = next((i for i, f in enumerate(known) if f.path == file.path), len(known))
             known[at:at + 1] = [file]
             changed[file.path] = file
-    writes = {path: frontmatter.rewritten_yaml(file.text, file.meta, AUTHOR_FIELDS)
+    writes = {path: rewritten_yaml(file.text, file.meta, AUTHOR_FIELDS)
               for path, file in changed.items()}
     return known, writes
 

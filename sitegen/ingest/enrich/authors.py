@@ -18,6 +18,7 @@ from typing import Any
 
 from ...common.errors import Location, Report
 from ...content import frontmatter, schema
+from ...content.rewrite import rewritten_yaml
 from ..importers.authors import AuthorFile, _new_file, person
 from ..importers.authors import load as load_files
 from .record import Record
@@ -88,7 +89,7 @@ def plan(papers: Iterable[Resolved], files: list[AuthorFile], root: Path, report
     for file in known:
         if id(file) in added:
             meta = file.meta | {f: added[id(file)][f] for f in ID_FIELDS.values() if f in added[id(file)]}
-            writes[file.path] = frontmatter.rewritten_yaml(file.text, meta, schema.AUTHOR_FIELDS)
+            writes[file.path] = rewritten_yaml(file.text, meta, schema.AUTHOR_FIELDS)
     return writes
 
 

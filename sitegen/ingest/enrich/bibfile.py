@@ -24,7 +24,7 @@ from bibtexparser import model
 from ...common.errors import Diagnostic, Location, SitegenError
 from ...common.fsutil import read_regular
 from ...content import controls
-from ...content.schema import CATEGORY, URL
+from ...content.field_checks import CATEGORY, URL
 from ..importers.common import REPO_URL
 from .identifiers import ArxivId, Doi, parse_arxiv, parse_identifier
 from .record import Author, Record

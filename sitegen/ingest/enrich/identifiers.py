@@ -19,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 
 from ...common.errors import Location, SitegenError
 from ...content.controls import shown
-from ...content.schema import DOI
+from ...content.field_checks import DOI
 
 # The archives of arXiv's identifiers before April 2007 (archive/YYMMNNN); the list is closed.
 OLD_ARCHIVES = frozenset({

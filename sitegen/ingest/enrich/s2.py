@@ -16,7 +16,7 @@ import urllib.parse
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from sitegen.content.schema import DOI
+from sitegen.content.field_checks import DOI
 from sitegen.ingest.enrich.answers import Response, SourceError, host_of
 from sitegen.ingest.enrich.arxiv import DATACITE, normalize_id
 from sitegen.ingest.enrich.http import Fetcher

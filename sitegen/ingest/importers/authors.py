@@ -17,6 +17,7 @@ from ...common.errors import Diagnostic, Location, Report, relpath
 from ...content import frontmatter
 from ...content import schema as fields_schema
 from ...content.files import read_text
+from ...content.rewrite import rewritten_yaml
 from ...content.slugs import slugify, unique_slug
 from .common import ParsedDump
 from .identity import choose_key, state_keys
@@ -87,7 +88,7 @@ def plan(dumps: list[ParsedDump], files: list[AuthorFile], folder: Path, root: P
         meta = {k: meta[k] for k in (*AUTHOR_FIELDS, "source") if k in meta} | \
             {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k != "source"}
         if not (target.text and meta == target.meta):  # nothing new: the file stays as its curator wrote it
-            text = frontmatter.rewritten_yaml(target.text, meta, fields_schema.AUTHOR_FIELDS)
+            text = rewritten_yaml(target.text, meta, fields_schema.AUTHOR_FIELDS)
             if text != target.text:
                 writes[target.path] = target.text = text
         target.meta = meta

@@ -1,7 +1,7 @@
 """The `sitegen` command line: parse options, call one stage, map failures to exit codes.
 
-Each command lives with its kind (`ingest_commands`, `site_commands`, `completion`); this module
-is the program and the group they join.
+The commands live in `commands/` by kind (`ingest_commands`, `site_commands`, `completion`); this
+module is the program and the group they join.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from typing import Any
 
 import click
 
-from ..common.distribution import DISTRIBUTION
-from .completion import completion_command
-from .ingest_commands import enrich_command, import_command, new_command
-from .options import reset_verbosity, verbosity
-from .site_commands import build_command, check_command, deploy_command, init_command, serve_command
+from .commands.completion import completion_command
+from .commands.ingest_commands import enrich_command, import_command, new_command
+from .commands.options import reset_verbosity, verbosity
+from .commands.site_commands import build_command, check_command, deploy_command, init_command, serve_command
+from .common.distribution import DISTRIBUTION
 
 GC_THRESHOLD = 100_000  # allocations between young-generation collections
 
