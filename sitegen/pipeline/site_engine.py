@@ -231,6 +231,11 @@ class SiteEngine:
         change.deferred = len(self.waiting())
         return change
 
+    def settled(self) -> None:
+        """This engine, once the thread making the memo's reverse edges is done: anything that asks the engine for
+        more than an update or a flush (the search shards) adds records, and must not while the thread reads them."""
+        self._edges.wait()
+
     def waiting(self) -> list[str]:
         """Pending outputs to write now, not when asked for: what an edit left for after the reload."""
         return sorted(out for out, key in self.pending.items() if key[1] not in self.on_request)
@@ -309,6 +314,7 @@ def search_shards(engine: SiteEngine, smallest: int) -> list[Shard]:
     past `MOST_SHARDS` (publish/search.py)."""
     from ..publish.search import Shard, size_for
 
+    engine.settled()
     count = engine.engine.get("count")
     size = size_for(count, smallest)
     made = []
@@ -323,6 +329,7 @@ def shard_records(engine: SiteEngine, shard: Shard, smallest: int) -> list[Recor
     from ..publish.search import size_for
     from ..publish.search_records import record
 
+    engine.settled()
     size = size_for(engine.engine.get("count"), smallest)
     language = engine.engine.get("config").language
     slugs = engine.engine.get("search_slugs", (size, int(shard.name[1:])))

@@ -220,3 +220,36 @@ def test_an_output_edited_by_hand_makes_the_next_build_render_everything(tmp_pat
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
     _, full = run_build(root, tmp_path / "out", None, False, 1)
     assert not full
+
+
+def test_the_search_shards_wait_for_the_memos_reverse_edges(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a preview's first build, a thread makes the memo's reverse edges while the search shards are asked
+    for, which adds records to the memo: the shards must wait for the thread, or it reads a dict that changes."""
+    import threading
+    import time
+
+    from sitegen.pipeline.engine.memo import Memo
+    from sitegen.pipeline.site_engine import search_shards
+    from sitegen.serve.serve import preview_state
+
+    made = Memo.readers_of
+    crashed: list[BaseException] = []
+
+    def slow(memo: Memo, ident: int) -> set[int]:  # the edges of a large list take a while
+        if threading.current_thread().name == "sitegen-memo-index":
+            try:
+                for _ in memo.records.values():  # one record at a time, as a large memo's edges take seconds
+                    time.sleep(0.002)
+                return made(memo, ident)
+            except BaseException as exc:
+                crashed.append(exc)
+                raise
+        return made(memo, ident)
+    monkeypatch.setattr(Memo, "readers_of", slow)
+    root = copy_site(tmp_path / "site", papers=4)
+    state = preview_state(root, tmp_path / "out")
+    state.full()
+    shards = search_shards(state, 2)
+    time.sleep(0.1)
+    state.update([])  # waits for the thread as any update does
+    assert shards and crashed == []
