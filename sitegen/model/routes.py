@@ -24,6 +24,7 @@ TOPIC_FEED_SIZE = 20  # one feed per tag and per author: thousands of them on a 
 WHOLE_LIST_FILES = ("reading-list.bib", "reading-list.ris", "reading-list.json", "papers.json")
 NETWORK_DATA = "graph.json"  # the co-author network's nodes, ties and places, beside its page
 SOCIAL_CARD = "social-card.png"  # the picture a shared link to any page shows (og:image)
+OUTLINE = "feeds.opml"  # every feed of the site in one OPML file, for a reader to subscribe to all at once
 REDIRECT = "author-redirect"  # the kind of a person's other spelling's page: no sitemap, no feed, no search
 # The sitemap protocol's most URLs a file: past it, sitemap.xml is an index of sitemap-1.xml, sitemap-2.xml, ...
 SITEMAP_LIMIT = 50_000
@@ -191,5 +192,6 @@ def _pages_and_files(order: Iterable[str], authors: Iterable[str], tags: Iterabl
     if rising:
         yield f"{layout.RISING}index.html", "rising", "", "rising.html"
     yield "feed.xml", "feed", "", "feed.xml"
+    yield OUTLINE, "feeds-opml", "", "feeds.opml"
     yield from ((name, name.replace(".", "-"), "", "") for name in WHOLE_LIST_FILES)
     yield "search/index.html", "search", "", "search.html"

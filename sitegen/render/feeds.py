@@ -92,3 +92,19 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
         },
         "papers": papers,
     }
+
+
+def outline_context(site: Site, spec: PageSpec) -> dict[str, Any]:
+    """`feeds.opml`: every feed the site publishes, for a reader to subscribe to them all at once. Each is
+    (title, feed address, page address), titled as the feed itself is; the site's own first, then tags, authors."""
+    cfg = site.config
+    own = [(cfg.title, "feed.xml", ""), (f"{cfg.title}: recently added", "recent/feed.xml", "recent/")]
+    if site.queue:
+        own.append((f"{cfg.title}: reading queue", f"{layout.QUEUE}feed.xml", layout.QUEUE))
+    tags = [(tag.name, f"tags/{tag.slug}/feed.xml", f"tags/{tag.slug}/") for tag in site.tags]
+    authors = [(author.name, f"authors/{author.slug}/feed.xml", f"authors/{author.slug}/") for author in site.authors]
+
+    def absolute(rows: list[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        return [(title, cfg.absolute(feed), cfg.absolute(page)) for title, feed, page in rows]
+    return {"title": f"{cfg.title}: every feed", "site_feeds": absolute(own), "tag_feeds": absolute(tags),
+            "author_feeds": absolute(authors)}

@@ -14,7 +14,7 @@ from ..model import layout, related, routes
 from ..model.routes import PageSpec
 from ..model.site import Author, Paper, Site, Tag
 from ..model.timeline import MONTH_NAMES
-from . import ego_svg, network, paper_links, provenance, sparkline
+from . import ego_svg, feeds, network, paper_links, provenance, sparkline
 from .outputs import sitemap
 from .words import counted
 
@@ -262,5 +262,6 @@ BUILDERS = {
     "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect, "network": network.page_context,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": sitemap.context, routes.SITEMAP_INDEX: sitemap.index_context,
+    "feeds-opml": lambda r, site, spec, root: feeds.outline_context(site, spec),
 }
 

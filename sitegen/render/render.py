@@ -51,7 +51,7 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
                                   f"themes live in themes/<name>/templates/; there is no {relpath(named, root)}/")
     env = Environment(
         loader=ThemeLoader([d / "templates" for d in dirs], root),
-        autoescape=jinja2.select_autoescape(["html", "xml"], default_for_string=True),
+        autoescape=jinja2.select_autoescape(["html", "xml", "opml"], default_for_string=True),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
