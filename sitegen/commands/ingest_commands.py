@@ -24,6 +24,7 @@ from ..console import (
     warn,
 )
 from ..content import config as site_config
+from ..content.field_checks import ARXIV_ID, STATUSES
 from .options import iso_date, root_option, verbosity
 
 
@@ -176,9 +177,16 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
 @click.option("--url", metavar="URL", help="Fill the entry from the paper at this arXiv, Hugging Face or doi.org URL.")
 @click.option("--delay", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
               help="Seconds between requests to one source (default: each source's own rule).")
+@click.option("--status", type=click.Choice(STATUSES), default="to-read", show_default=True,
+              help="Where you are with it.")
+@click.option("--rating", type=click.IntRange(1, 5), default=None, help="Your rating, 1 to 5.")
+@click.option("--notes", default="", help="Your notes (Markdown), the entry's body.")
+@click.option("--open", "open_editor", is_flag=True, help="Open the new entry in your editor ($VISUAL, $EDITOR).")
 def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, authors: tuple[str, ...],
-                arxiv: str | None, doi: str | None, url: str | None, delay: float | None) -> None:
+                arxiv: str | None, doi: str | None, url: str | None, delay: float | None, status: str,
+                rating: int | None, notes: str, open_editor: bool) -> None:
     """Create content/papers/<slug>.md for a paper typed in by hand, or found by --arxiv, --doi or --url."""
+    from ..ingest.curation import Curation
     from ..ingest.scaffold import new_entry
 
     named = [(option, value) for option, value in (("arxiv", arxiv), ("doi", doi), ("url", url)) if value]
@@ -186,15 +194,31 @@ def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, 
         raise click.UsageError("give one of --arxiv, --doi or --url")
     if not named and title is None:
         raise click.UsageError("give the paper's TITLE, or --arxiv, --doi or --url to look it up")
+    if not named and (option := identifier_option(title or "")):
+        raise click.UsageError(f"{title!r} looks like {option[1]}, not a title: to fill the entry from it, run "
+                               f"sitegen new {option[0]} {(title or '').strip()}")
     tag_list = [t.strip() for t in tags.split(",") if t.strip()]
+    curation = Curation(status, rating, notes)
     with failures():
         if named:
             from ..ingest.enrich.by_id import new_paper
 
             site_config.require(root)
             with progress_line("Looking up") as tick:
-                path, warnings = new_paper(root, *named[0], title, date, tag_list, authors, delay, tick)
+                path, warnings = new_paper(root, *named[0], title, date, tag_list, authors, delay, tick, curation)
             print_diagnostics(warnings)
         else:
-            path = new_entry(root, title or "", date, tag_list, list(authors))
+            path = new_entry(root, title or "", date, tag_list, list(authors), curation=curation)
     say(f"created {path}")
+    if open_editor:
+        click.edit(filename=str(path))
+
+
+def identifier_option(title: str) -> tuple[str, str] | None:
+    """The option a 'title' that is an arXiv id or a URL was meant for, and what it looks like."""
+    text = title.strip()
+    if ARXIV_ID.match(text.removeprefix("arXiv:").removeprefix("arxiv:")):
+        return "--arxiv", "an arXiv id"
+    if text.lower().startswith(("http://", "https://")) and " " not in text:
+        return "--url", "a URL"
+    return None

@@ -28,6 +28,7 @@ from ..common.errors import Diagnostic, Location, SitegenError
 from ..common.fsutil import write_atomic
 from ..content import frontmatter
 from ..content.slugs import slugify, unique_slug
+from .curation import Curation
 from .editor_setup import MODELINE, editor_files
 from .importers.merge import ordered, title_key
 
@@ -278,8 +279,9 @@ def _yaml_text(text: str) -> str:
 
 def new_entry(root: Path, title: str, date: dt.date | None = None, tags: list[str] | None = None,
               authors: list[str] | None = None, body: str = "", added: dt.date | None = None,
-              truncated: bool = False) -> Path:
-    """Write content/papers/<slug>.md for a paper typed in by hand, with the importer's slug rules."""
+              truncated: bool = False, curation: Curation | None = None) -> Path:
+    """Write content/papers/<slug>.md for a paper typed in by hand, with the importer's slug rules; the common
+    fields it does not fill are there as comments, to fill in by removing the `# `."""
     if not title.strip():
         raise SitegenError.single(Location("content/papers"), "E702", "the title must not be empty")
     folder = root / "content" / "papers"
@@ -300,8 +302,23 @@ def new_entry(root: Path, title: str, date: dt.date | None = None, tags: list[st
         meta["date"] = date
     meta["tags"] = list(tags or [])
     meta["added"] = added or dt.date.today()
-    meta["status"] = "to-read"
+    curation = curation or Curation()
+    meta.update(curation.fields())
     slug = unique_slug(slugify(title), existing, key)
     path = folder / f"{slug}.md"
-    write_atomic(path, frontmatter.render(ordered(meta), body))
+    text = frontmatter.render(ordered(meta), body or curation.notes)
+    hints = "".join(line + "\n" for name, line in PLACEHOLDERS.items() if name not in meta)
+    end = text.index("---\n", 4)  # the closing line of the front matter
+    write_atomic(path, text[:end] + hints + text[end:])
     return path
+
+
+# The common fields `sitegen new` leaves for the curator to fill in, as comments in the new entry
+PLACEHOLDERS = {
+    "date": "# date: 2025-02-04              # when it was published",
+    "arxiv": "# arxiv: '2205.14135'          # its arXiv id, in quotes",
+    "doi": "# doi: 10.1145/3581784.3607040",
+    "venue": "# venue: NeurIPS 2025",
+    "rating": "# rating: 4                    # 1 to 5",
+    "links": "# links: {code: https://github.com/owner/repo}",
+}

@@ -63,3 +63,53 @@ def test_new_refuses_a_duplicate_title_and_keeps_slugs_unique(tmp_path: Path) ->
     assert run("new", "--root", str(site), "Attention is all you need, again")[0] == 0
     assert run("new", "--root", str(site), "Attention is all you need — again")[0] != 0
     assert len(list((site / "content/papers").glob("*.md"))) == 2
+
+
+def test_new_takes_the_curators_verdict_and_leaves_the_common_fields_to_fill_in(tmp_path: Path) -> None:
+    site = tmp_path / "list"
+    run("init", str(site))
+    code, output = run("new", "--root", str(site), "Ring Attention", "--status", "reading", "--rating", "4",
+                       "--notes", "Blockwise, **overlapped** with the ring's sends.")
+    assert code == 0, output
+    path = site / "content" / "papers" / "ring-attention.md"
+    text = path.read_text(encoding="utf-8")
+    doc = frontmatter.parse(text, path.name)
+    assert doc.meta["status"] == "reading" and doc.meta["rating"] == 4
+    assert doc.body.strip() == "Blockwise, **overlapped** with the ring's sends."
+    front = text.split("---\n")[1]
+    commented = [line.split(":")[0].removeprefix("# ") for line in front.splitlines() if line.startswith("# ")]
+    assert commented == ["date", "arxiv", "doi", "venue", "links"]  # not rating: it was given
+    for line in front.splitlines():  # each placeholder is a valid field once its `# ` is removed
+        if line.startswith("# "):
+            uncommented = frontmatter.parse(f"---\ntitle: T\n{line[2:]}\n---\n", "x.md").meta
+            assert len(uncommented) == 2
+    assert run("check", "--root", str(site))[0] == 0
+    assert run("new", "--root", str(site), "Another", "--rating", "6")[0] == 2
+    assert run("new", "--root", str(site), "Another", "--status", "done")[0] == 2
+
+
+@pytest.mark.parametrize(("title", "option"), [
+    ("2205.14135", "--arxiv"), ("arXiv:2205.14135v2", "--arxiv"), ("https://arxiv.org/abs/2205.14135", "--url"),
+    ("https://huggingface.co/papers/2205.14135", "--url"),
+])
+def test_an_id_or_url_given_as_the_title_is_offered_as_its_option(tmp_path: Path, title: str, option: str) -> None:
+    site = tmp_path / "list"
+    run("init", str(site))
+    code, output = run("new", "--root", str(site), title)
+    assert code == 2 and f"sitegen new {option} {title}" in output, output
+    assert len(list((site / "content" / "papers").glob("*.md"))) == 1  # only init's example
+
+
+def test_new_open_starts_the_editor_on_the_new_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    site = tmp_path / "list"
+    run("init", str(site))
+    opened = tmp_path / "opened.txt"
+    editor = tmp_path / "editor.py"
+    editor.write_text(f"import sys\nopen({str(opened)!r}, 'w').write(sys.argv[1])\n", encoding="utf-8")
+    monkeypatch.delenv("VISUAL", raising=False)
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {editor}")
+    code, output = run("new", "--root", str(site), "Ring Attention", "--open")
+    assert code == 0, output
+    assert Path(opened.read_text(encoding="utf-8")) == site / "content" / "papers" / "ring-attention.md"

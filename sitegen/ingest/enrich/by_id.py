@@ -20,6 +20,7 @@ from ...common.errors import Diagnostic, Location, Report, SitegenError, relpath
 from ...content import config as site_config
 from ...content.controls import shown
 from ...content.tagging import Tagger
+from ..curation import Curation
 from ..importers import state as import_state
 from ..importers import transaction
 from . import aliases
@@ -281,11 +282,12 @@ def _stop(report: Report) -> None:
 
 def new_paper(root: Path, option: str, value: str, title: str | None = None, date: dt.date | None = None,
               tags: Sequence[str] = (), authors: Sequence[str] = (), delay: float | None = None,
-              progress: Progress | None = None) -> tuple[Path, list[Diagnostic]]:
+              progress: Progress | None = None, curation: Curation | None = None) -> tuple[Path, list[Diagnostic]]:
     """`sitegen new --arxiv ID` (`--doi`, `--url`): a new entry filled from the paper's record, and any warnings.
 
     What is typed wins over the record, and counts as a hand edit (never refreshed): the
-    title, `--date`, `--author`s; `--tags` come first, then the tags the record gives.
+    title, `--date`, `--author`s; `--tags` come first, then the tags the record gives; `curation` (status,
+    rating, notes) is the curator's own.
     """
     named = _one_paper(option, value)
     report = Report()
@@ -314,7 +316,9 @@ def new_paper(root: Path, option: str, value: str, title: str | None = None, dat
     if tags:
         entry.meta["tags"] = list(dict.fromkeys([*tags, *entry.meta.get("tags", [])]))
         state.pop("tags", None)
-    entry.meta["status"] = "to-read"
+    curation = curation or Curation()
+    entry.meta.update(curation.fields())
+    entry = replace(entry, notes=curation.notes)
     _commit(site, [entry], store, report)
     _stop(report)
     return entry.path, report.items

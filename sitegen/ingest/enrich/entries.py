@@ -46,6 +46,7 @@ class Entry:
     text: str = ""
     line: int = 1  # of its title, for messages
     new: bool = False
+    notes: str = ""  # a new entry's notes (`sitegen new --notes`)
 
     @property
     def slug(self) -> str:
@@ -228,4 +229,4 @@ def new_entry(folder: Path, root: Path, record: Record, taken: set[str]) -> tupl
 def render(entry: Entry) -> str:
     """The entry's text: new front matter with the curator's comments kept, then the notes exactly as written."""
     meta = ordered(entry.meta)
-    return frontmatter.render(meta, "") if entry.new else rewritten(entry.text, meta)
+    return frontmatter.render(meta, entry.notes) if entry.new else rewritten(entry.text, meta)

@@ -271,9 +271,12 @@ def test_new_with_an_arxiv_id_fills_the_entry_and_what_is_typed_wins(site: Path,
            in again.stderr
     made.unlink()
     typed = sitegen(site, "Reading SciCode", "--arxiv", "2407.13168", "--tags", "mine", "--date", "2024-07-20",
-                    "--author", "Minyang Tian", command="new")
+                    "--author", "Minyang Tian", "--status", "read", "--rating", "5", "--notes", "Hard *and* fair.",
+                    command="new")
     assert typed.exit_code == 0, typed.output
     fields = meta(site / "content" / "papers" / "reading-scicode.md")
+    assert fields["status"] == "read" and fields["rating"] == 5
+    assert (site / "content" / "papers" / "reading-scicode.md").read_text().endswith("---\n\nHard *and* fair.\n")
     assert fields["title"] == "Reading SciCode" and fields["date"] == dt.date(2024, 7, 20)
     assert fields["tags"] == ["mine", "benchmarks", "cs.AI"] and fields["abstract"].startswith("Since language")
     assert fields["authors"] == ["Minyang Tian"] and "author_count" not in fields and "authors_truncated" not in fields
