@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ..common import platforms
 from ..common.errors import Diagnostic, Location, Report, relpath
-from . import categories, frontmatter, markdown, schema
+from . import categories, frontmatter, markdown, schema, tagging
 from .files import FileStat, content_files, decode, read_hashed, read_text
 from .profiles import AuthorProfile, load_profile
 from .slugs import is_safe_slug, slugify
@@ -335,6 +335,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         report.add(Diagnostic(Location(shown, line), "W342", f"tag '{tag}' is an arXiv category other than "
                               f"this paper's ({category}), and is left out", "tags are topics: make it the "
                               "paper's `category`, or remove it", severity="warning"))
+    tags = tagging.one_spelling(tags, meta.get("tags", []), doc.key_lines, shown, report)
     abstract = meta.get("abstract", "")
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title

@@ -49,12 +49,29 @@ class Link:
     url: str
 
 
+# Sites and projects a link may be named after, as each writes its own name (capitalizing 'vllm' gives 'Vllm')
+SITES = {
+    "vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "llama.cpp": "llama.cpp", "ollama": "Ollama",
+    "pytorch": "PyTorch", "tensorflow": "TensorFlow", "jax": "JAX", "triton": "Triton", "cuda": "CUDA",
+    "deepspeed": "DeepSpeed", "megatron": "Megatron", "huggingface": "Hugging Face", "github": "GitHub",
+    "gitlab": "GitLab", "youtube": "YouTube", "colab": "Colab", "kaggle": "Kaggle", "zenodo": "Zenodo",
+    "wandb": "W&B", "twitter": "Twitter", "x": "X", "linkedin": "LinkedIn", "medium": "Medium",
+    "substack": "Substack", "bilibili": "Bilibili", "arxiv": "arXiv", "biorxiv": "bioRxiv", "ssrn": "SSRN",
+    "acm": "ACM", "ieee": "IEEE", "neurips": "NeurIPS", "icml": "ICML", "iclr": "ICLR", "mlsys": "MLSys",
+    "usenix": "USENIX", "osdi": "OSDI", "sosp": "SOSP", "isca": "ISCA", "micro": "MICRO", "asplos": "ASPLOS",
+}
+
+
 def label(kind: str) -> str:
-    """A link kind as a button says it: 'pdf' -> 'PDF', 'hf' -> 'Hugging Face', 'slides' -> 'Slides'."""
-    known = LABELS.get(kind.lower())
+    """A link kind as a button says it: 'pdf' -> 'PDF', 'hf' -> 'Hugging Face', 'vllm' -> 'vLLM'. A kind the
+    tables do not know is shown as the curator wrote it ('vLLM' stays 'vLLM'), only a lower-case one capitalized."""
+    known = LABELS.get(kind.lower()) or SITES.get(kind.lower())
     if known:
         return known
-    words = kind.replace("_", " ").replace("-", " ").strip()
+    words = kind.replace("_", " ").strip()
+    if words != words.lower():  # the curator's own spelling
+        return words
+    words = words.replace("-", " ")
     return words[:1].upper() + words[1:] if words else kind
 
 

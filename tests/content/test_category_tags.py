@@ -23,7 +23,7 @@ def entry(front_matter: str, report: Report | None = None) -> tuple[tuple[str, .
     ("tags: [attention, cs.CL]\ncategory: cs.CL\n", ("attention",), "cs.CL"),  # says it twice
     ("tags: [cs.lg, attention]\n", ("attention",), "cs.lg"),  # the only category given: it is the category
     ("tags: [quant-ph]\n", (), "quant-ph"),
-    ("tags: [hpc, DC, ir]\n", ("hpc", "DC", "ir"), None),  # bare subject codes are words, not categories
+    ("tags: [hpc, dc, ir]\n", ("hpc", "dc", "ir"), None),  # bare subject codes are words, not categories
 ])
 def test_category_tags_become_the_category(front_matter: str, tags: tuple[str, ...], category: str | None) -> None:
     report = Report()

@@ -270,6 +270,12 @@ def test_labels_come_from_a_table_not_from_capitalizing_the_kind() -> None:
     assert label("poster_session") == "Poster session" and label("openreview") == "OpenReview"
 
 
+def test_a_known_site_or_project_is_named_as_it_names_itself_and_a_curators_spelling_is_kept() -> None:
+    assert [label(k) for k in ("vllm", "sglang", "github", "youtube", "pytorch", "wandb", "colab")] == [
+        "vLLM", "SGLang", "GitHub", "YouTube", "PyTorch", "W&B", "Colab"]
+    assert [label(k) for k in ("vLLM", "TensorRT-LLM", "MyBench_v2")] == ["vLLM", "TensorRT-LLM", "MyBench v2"]
+
+
 def test_an_arxiv_abs_link_is_not_a_second_arxiv_button_and_a_doi_is_percent_encoded() -> None:
     text = ("---\ntitle: T\narxiv: '2507.14417'\ndoi: '10.1000/a#b?c'\nlinks:\n  abs: https://arxiv.org/abs/2507.14417\n"
             "  pdf: https://arxiv.org/pdf/2507.14417v1\n  slides: https://example.org/s\n---\n")
