@@ -66,7 +66,7 @@ class DiskMemo(Memo):
         fingerprint = self.fingerprints.get(ident)
         if fingerprint is None:
             return None
-        row = self._first(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,))
+        row = _first(self._query(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,)))
         if row is None:
             raise MemoDamaged(f"no row for {key!r}")
         record = rows.record_of(ident, key, row, fingerprint)
@@ -118,24 +118,17 @@ class DiskMemo(Memo):
         assert self._readers is not None
         if ident not in self._loaded_readers:
             self._loaded_readers.add(ident)
-            row = self._first("SELECT ids, checksum FROM readers WHERE id = ?", (ident,))
+            row = _first(self._query("SELECT ids, checksum FROM readers WHERE id = ?", (ident,)))
             if row is not None:
                 self._readers.setdefault(ident, set()).update(rows.readers_of(ident, *row))
         return self._readers.get(ident, set())
 
     def _query(self, sql: str, parameters: tuple[Any, ...]) -> list[Any]:
-        """Every row the query answers. Fetched here, not by the caller: a damaged page of the file is found while
-        the rows are read, and must be said as a damaged memo (read as empty) like a failed query."""
         assert self._db is not None
-        try:
+        try:  # every row fetched here: a page found damaged while they are read is a damaged memo too
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as exc:
             raise MemoDamaged(str(exc)) from exc
-
-    def _first(self, sql: str, parameters: tuple[Any, ...]) -> Any:
-        """The first row the query answers, or None."""
-        found = self._query(sql, parameters)
-        return found[0] if found else None
 
     # -- changes ---------------------------------------------------------------------------
     def put(self, key: Key, record: Record) -> None:
@@ -238,3 +231,8 @@ class DiskMemo(Memo):
         db, self._db = self._db, None
         if db is not None:
             db.close()
+
+
+def _first(found: list[Any]) -> Any:
+    """The first row of a query's answer, or None."""
+    return found[0] if found else None
