@@ -308,7 +308,7 @@ def new_entry(root: Path, title: str, date: dt.date | None = None, tags: list[st
     path = folder / f"{slug}.md"
     text = frontmatter.render(ordered(meta), body or curation.notes)
     hints = "".join(line + "\n" for name, line in PLACEHOLDERS.items() if name not in meta)
-    end = text.index("---\n", 4)  # the closing line of the front matter
+    end = text.index("\n---\n", 3) + 1  # the closing line of the front matter (a title is one line)
     write_atomic(path, text[:end] + hints + text[end:])
     return path
 

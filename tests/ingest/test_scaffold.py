@@ -113,3 +113,14 @@ def test_new_open_starts_the_editor_on_the_new_file(tmp_path: Path, monkeypatch:
     code, output = run("new", "--root", str(site), "Ring Attention", "--open")
     assert code == 0, output
     assert Path(opened.read_text(encoding="utf-8")) == site / "content" / "papers" / "ring-attention.md"
+
+
+def test_a_title_ending_in_dashes_keeps_its_front_matter_whole(tmp_path: Path) -> None:
+    """The placeholders go before the closing `---` line, not after the first `---` a title happens to hold."""
+    site = tmp_path / "list"
+    run("init", str(site))
+    code, output = run("new", "--root", str(site), "Attention, revisited ---")
+    assert code == 0, output
+    (path,) = [p for p in (site / "content" / "papers").glob("*.md") if "revisited" in p.name]
+    doc = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
+    assert doc.meta["title"] == "Attention, revisited ---" and doc.body == ""
