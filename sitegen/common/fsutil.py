@@ -53,7 +53,7 @@ def exchange(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
     Nobody ever sees neither: a kill at any moment leaves both names in place. False where
     the system or the file system cannot, for the caller to fall back on two renames.
     """
-    swap = platforms.SWAP
+    swap = platforms.swap()
     if swap is None:
         return False
     if swap(os.fsencode(a), os.fsencode(b)) == 0:

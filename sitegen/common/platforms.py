@@ -63,7 +63,16 @@ def native_swap(platform: str = sys.platform, libc: Callable[[], Any] = _libc) -
     return None
 
 
-SWAP = native_swap()
+_UNKNOWN: Any = object()
+SWAP: Any = _UNKNOWN  # the system's swap, looked up on first use (loading the C library costs every run a little)
+
+
+def swap() -> Callable[[bytes, bytes], int] | None:
+    """`native_swap()` of this system, once; a test sets SWAP to None to force the two-rename path."""
+    global SWAP
+    if SWAP is _UNKNOWN:
+        SWAP = native_swap()
+    return SWAP  # type: ignore[no-any-return]
 
 
 def errno_now() -> int:

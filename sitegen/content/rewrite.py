@@ -102,6 +102,8 @@ def rewritten_yaml(old: str, meta: dict[str, Any], own: Collection[str]) -> str:
     byte for byte, with the comments before and inside it. The other comments go back beside their
     keys (see `with_comments`).
     """
+    if all(key in own for key in meta):  # nothing to keep as written: the file is not parsed twice more
+        return with_comments(dump_yaml(meta), comments(old))
     kept = _segments(old)
     try:
         before = yaml.load(old, Loader=StrictLoader) if kept else None
