@@ -100,8 +100,15 @@ class _Handler(BaseHTTPRequestHandler):
             state.most_in_flight = max(state.most_in_flight, state.in_flight)
             reply = self._pick(state, parts.path, query)
         try:
-            if reply.delay and state.stopping.wait(reply.delay):
-                return
+            stopped = bool(reply.delay) and state.stopping.wait(reply.delay)
+        finally:
+            # Done before the answer goes out: once the client has it, it may send its next
+            # request, and that must not be counted as overlapping this one.
+            with state.lock:
+                state.in_flight -= 1
+        if stopped:
+            return
+        try:
             self.send_response(reply.status)
             for name, value in reply.headers:
                 self.send_header(name, value)
@@ -110,9 +117,6 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(reply.body)
         except OSError:  # the client gave up (a timeout test): nothing to answer
             self.close_connection = True
-        finally:
-            with state.lock:
-                state.in_flight -= 1
 
     @staticmethod
     def _pick(state: _State, path: str, query: tuple[tuple[str, str], ...]) -> Reply:
