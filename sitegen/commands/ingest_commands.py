@@ -25,7 +25,7 @@ from ..console import (
 )
 from ..content import config as site_config
 from ..content.field_checks import ARXIV_ID, STATUSES
-from .options import iso_date, root_option, verbosity
+from .options import iso_date, publication_date, root_option, verbosity
 
 
 @click.command("import")
@@ -169,7 +169,8 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
 @root_option
 @verbosity
 @click.argument("title", required=False)
-@click.option("--date", callback=iso_date, metavar="YYYY-MM-DD", help="Publication date.")
+@click.option("--date", callback=publication_date, metavar="YYYY-MM-DD",
+              help="Publication date; YYYY-MM or YYYY when only the month or year is known.")
 @click.option("--tags", default="", help="Comma-separated tags, e.g. attention,kv-cache.")
 @click.option("--author", "authors", multiple=True, help="An author (repeat for several).")
 @click.option("--arxiv", metavar="ID", help="Fill the entry from arXiv's record of this paper (2507.14417).")
@@ -182,7 +183,7 @@ def _enrich_table(rows: list[tuple[str, str, str]]) -> None:
 @click.option("--rating", type=click.IntRange(1, 5), default=None, help="Your rating, 1 to 5.")
 @click.option("--notes", default="", help="Your notes (Markdown), the entry's body.")
 @click.option("--open", "open_editor", is_flag=True, help="Open the new entry in your editor ($VISUAL, $EDITOR).")
-def new_command(root: Path, title: str | None, date: dt.date | None, tags: str, authors: tuple[str, ...],
+def new_command(root: Path, title: str | None, date: dt.date | str | int | None, tags: str, authors: tuple[str, ...],
                 arxiv: str | None, doi: str | None, url: str | None, delay: float | None, status: str,
                 rating: int | None, notes: str, open_editor: bool) -> None:
     """Create content/papers/<slug>.md for a paper typed in by hand, or found by --arxiv, --doi or --url."""

@@ -11,6 +11,7 @@ import click
 
 from ..console import NORMAL, QUIET, VERBOSE, set_verbosity
 from ..content import config as site_config
+from ..content import dates
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -45,6 +46,20 @@ def verbosity(command: F) -> F:
 def reset_verbosity() -> None:
     """Each run starts at the normal level (tests call `main` many times in one process)."""
     set_verbosity(NORMAL)
+
+
+def publication_date(_: Any, __: Any, value: str | None) -> dt.date | str | int | None:
+    """A day, or a month or year alone (`2025-03`, `2025`): as the entry's `date:` takes it."""
+    if value is None:
+        return None
+    written = dates.partial(value)
+    if written is not None:
+        return int(written) if written.isdigit() else written  # `date: 2025`, not `date: '2025'`
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter("expected YYYY-MM-DD, or YYYY-MM or YYYY when only the month or year is known") \
+            from None
 
 
 def iso_date(_: Any, __: Any, value: str | None) -> dt.date | None:

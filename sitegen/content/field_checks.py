@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from . import dates
 from .controls import shown
 
 STATUSES = ("to-read", "reading", "read", "skimmed")
@@ -105,6 +106,19 @@ def date(value: Any) -> tuple[Any, str, str]:
         except ValueError:
             pass
     return value, f"invalid date {shown(value)}", "write dates as YYYY-MM-DD, e.g. 2025-02-04"
+
+
+@described({"anyOf": [{"type": "string", "format": "date", "pattern": ecma(DATE)},
+                       {"type": "string", "pattern": ecma(dates.PARTIAL)},
+                       {"type": "integer", "minimum": dates.FIRST_YEAR, "maximum": dates.LAST_YEAR}]})
+def publication_date(value: Any) -> tuple[Any, str, str]:
+    """A day, or a month (`2025-03`) or a year (`2025`) alone: what a paper's record often gives."""
+    written = dates.partial(value)
+    if written is not None:
+        return written, "", ""
+    value, err, _ = date(value)
+    hint = "write YYYY-MM-DD, or YYYY-MM or YYYY when only the month or year is known, e.g. 2025-02-04 or 2025"
+    return value, err, hint if err else ""
 
 
 def integer(minimum: int = 0, maximum: int = LARGEST) -> Checker:

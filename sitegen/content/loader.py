@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, Protocol
 
 from ..common import platforms
 from ..common.errors import Diagnostic, Location, Report, relpath
-from . import categories, frontmatter, markdown, schema, tagging
+from . import categories, dates, frontmatter, markdown, schema, tagging
 from .files import FileStat, content_files, decode, read_hashed, read_text
 from .profiles import AuthorProfile, load_profile
 from .slugs import is_safe_slug, slugify
@@ -33,7 +33,7 @@ class Entry:
     abstract: str
     notes: str
     tags: tuple[str, ...] = ()
-    date: dt.date | None = None
+    date: dt.date | None = None  # the first day of the period `date_precision` says is known
     added: dt.date | None = None
     authors_truncated: bool = False
     author_count: int | None = None
@@ -58,6 +58,7 @@ class Entry:
     notes_text: str = ""
     digest: str = ""
     body_line: int = 1
+    date_precision: str = dates.DAY  # dates.YEAR for `date: 2025`, dates.MONTH for `date: 2025-03`
 
     @property
     def hidden_authors(self) -> int:
@@ -344,6 +345,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         notes_html, notes_text = previous.notes_html, previous.notes_text
     else:
         notes_html, notes_text = markdown.render_notes(doc.body)
+    published, precision = dates.split(meta.get("date"))
     return Entry(
         source_path=shown,
         slug=slug,
@@ -352,7 +354,8 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         abstract=abstract,
         notes=doc.body,
         tags=tags,
-        date=meta.get("date"),
+        date=published,
+        date_precision=precision,
         added=meta.get("added"),
         authors_truncated=meta.get("authors_truncated", False),
         author_count=meta.get("author_count"),

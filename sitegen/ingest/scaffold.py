@@ -277,7 +277,7 @@ def _yaml_text(text: str) -> str:
     return frontmatter.dump_yaml(text).removesuffix("\n...\n").strip()
 
 
-def new_entry(root: Path, title: str, date: dt.date | None = None, tags: list[str] | None = None,
+def new_entry(root: Path, title: str, date: dt.date | str | int | None = None, tags: list[str] | None = None,
               authors: list[str] | None = None, body: str = "", added: dt.date | None = None,
               truncated: bool = False, curation: Curation | None = None) -> Path:
     """Write content/papers/<slug>.md for a paper typed in by hand, with the importer's slug rules; the common
@@ -315,7 +315,7 @@ def new_entry(root: Path, title: str, date: dt.date | None = None, tags: list[st
 
 # The common fields `sitegen new` leaves for the curator to fill in, as comments in the new entry
 PLACEHOLDERS = {
-    "date": "# date: 2025-02-04              # when it was published",
+    "date": "# date: 2025-02-04              # when it was published (2025-02 or 2025 if that is all)",
     "arxiv": "# arxiv: '2205.14135'          # its arXiv id, in quotes",
     "doi": "# doi: 10.1145/3581784.3607040",
     "venue": "# venue: NeurIPS 2025",

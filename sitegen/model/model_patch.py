@@ -142,7 +142,8 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     # A category or year whose list is as before is as before (a year's months: if no date moved).
     category_lists = {c: papers_ for c, papers_ in category_lists.items()
                       if c not in categories or categories[c].papers != papers_}
-    redated = {slug for slug, e in edited.items() if old[slug].date != e.date}
+    redated = {slug for slug, e in edited.items()
+               if (old[slug].date, old[slug].date_precision) != (e.date, e.date_precision)}
     year_lists = {y: papers_ for y, papers_ in year_lists.items()
                   if y not in years or years[y].papers != papers_ or redated.intersection(papers_)}
     new_categories = tuple(sorted(

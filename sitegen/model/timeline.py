@@ -6,6 +6,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..content.dates import YEAR
+
 if TYPE_CHECKING:
     from ..content.loader import Entry
 
@@ -65,7 +67,7 @@ def make_year(year: int, own: list[Entry]) -> Year:
     """A year of the timeline from its entries, newest first."""
     months: dict[int, list[str]] = defaultdict(list)
     for e in own:
-        if e.date:
+        if e.date and e.date_precision != YEAR:  # a year alone is in no month: its page lists it apart
             months[e.date.month].append(e.slug)
     return Year(year, tuple(e.slug for e in own),
                 tuple(Month(m, MONTH_NAMES[m - 1], tuple(months[m])) for m in sorted(months, reverse=True)))

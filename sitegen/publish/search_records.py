@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from markupsafe import escape
 
+from ..content import dates
 from ..model.site import Paper, Site
 
 
@@ -84,7 +85,7 @@ def document(paper: Paper, language: str) -> str:
     facts = []
     if e.date:
         facts.append(f'<time data-pagefind-filter="year:{e.date.year}" data-pagefind-sort="date:{e.date.isoformat()}"'
-                     f' data-pagefind-meta="date:{e.date:%b} {e.date.day}, {e.date.year}"></time>')
+                     f' data-pagefind-meta="date:{dates.human(e.date, e.date_precision)}"></time>')
     if paper.category:
         facts.append(_filtered("a", "category", paper.category.name))
     if e.status:

@@ -14,6 +14,7 @@ from typing import Any
 from markupsafe import escape
 
 from ..content.config import SiteConfig
+from ..content.dates import DAY
 from ..content.mathtext import plain_text
 from ..model import layout
 from ..model.routes import FEED_SIZE, TOPIC_FEED_SIZE, PageSpec
@@ -53,7 +54,8 @@ def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str
                  "title": plain_text(e.title), "summary": summary,
                  "content": notes_content(summary, e.notes_html) if full_text and e.notes_html else "",
                  "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
-                 "published": f"{paper.entry.date.isoformat()}T00:00:00Z" if paper.entry.date else None},
+                 # a day nobody gave is not invented: a month or a year alone is no `published`
+                 "published": f"{e.date.isoformat()}T00:00:00Z" if e.date and e.date_precision == DAY else None},
         "full_text": full_text,
     }
 

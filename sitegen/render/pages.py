@@ -208,11 +208,14 @@ def _year(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]
     year = next(y for y in site.years if y.slug == spec.key)
     months = [(m, r.items(m.papers, root)) for m in year.months]
     undated = r.items(year.papers, root, level=2) if not year.year else []  # no month headings: h1 > h2
+    placed = {slug for m in year.months for slug in m.papers}
+    unplaced = [slug for slug in year.papers if slug not in placed] if year.year else []  # `date: 2025` alone
     index = [y.slug for y in site.years]
     i = index.index(year.slug)
     return {"title": f"Papers of {year.label}" if year.year else "Undated papers",
             "description": f"{counted(len(year.papers), 'paper')} from {year.label} on {site.config.title}.",
             "year": year, "months": months, "undated": undated,
+            "month_unknown": r.items(unplaced, root) if unplaced else "", "month_unknown_count": len(unplaced),
             "newer": site.years[i - 1] if i > 0 else None,
             "older": site.years[i + 1] if i + 1 < len(site.years) else None, "feed_url": "feed.xml"}
 

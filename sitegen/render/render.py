@@ -18,6 +18,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..common.errors import Location, SitegenError, relpath
+from ..content import dates
 from ..content.cache import CACHE_DIR
 from ..content.config import SiteConfig
 from ..model.routes import SOCIAL_CARD, PageSpec
@@ -61,6 +62,9 @@ def make_environment(root: Path, config: SiteConfig, watch_templates: bool = Fal
     )
     env.filters["isodate"] = lambda d: d.isoformat() if d else ""
     env.filters["human_date"] = lambda d: f"{d:%b} {d.day}, {d.year}" if d else ""
+    # a paper's publication date as far as it is known: {{ e|published_iso }} is 2025-03 for `date: 2025-03`
+    env.filters["published_iso"] = lambda e: dates.iso(e.date, e.date_precision)
+    env.filters["published"] = lambda e: dates.human(e.date, e.date_precision)
     env.filters["counted"] = words.counted  # {{ n|counted("paper") }}: "1 paper", "2 papers"
     return env
 
@@ -250,7 +254,7 @@ class Renderer:
         for a in e.authors:
             fields += ("&rft.au=", _coins_name(a))
         if e.date:
-            fields += ("&rft.date=", e.date.isoformat())
+            fields += ("&rft.date=", dates.iso(e.date, e.date_precision))
         if e.arxiv:
             fields += ("&rft_id=", quote_plus(f"info:arxiv/{e.arxiv}"))
         doi = paper_links.cited_doi(e)
@@ -270,7 +274,7 @@ class Renderer:
         if e.authors:
             data_["author"] = [{"@type": "Person", "name": a} for a in e.authors]
         if e.date:
-            data_["datePublished"] = e.date.isoformat()
+            data_["datePublished"] = dates.iso(e.date, e.date_precision)
         if e.abstract:
             data_["abstract"] = plain_text(e.abstract)
         if e.tags:

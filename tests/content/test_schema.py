@@ -60,7 +60,8 @@ def test_bad_date(value: str) -> None:
     message = _one(f"title: T\n\ndate: {value}\n")
     shown = value.strip("'")
     assert message.startswith(f"content/papers/x.md:4: error[E203]: 'date': invalid date '{shown}'")
-    assert message.endswith("hint: write dates as YYYY-MM-DD, e.g. 2025-02-04")
+    assert message.endswith("hint: write YYYY-MM-DD, or YYYY-MM or YYYY when only the month or year is known, "
+                            "e.g. 2025-02-04 or 2025")
 
 
 def test_date_read_as_a_number() -> None:

@@ -124,3 +124,23 @@ def test_a_title_ending_in_dashes_keeps_its_front_matter_whole(tmp_path: Path) -
     (path,) = [p for p in (site / "content" / "papers").glob("*.md") if "revisited" in p.name]
     doc = frontmatter.parse(path.read_text(encoding="utf-8"), path.name)
     assert doc.meta["title"] == "Attention, revisited ---" and doc.body == ""
+
+
+@pytest.mark.parametrize(("given", "written"), [("2024-07", "date: 2024-07\n"), ("2024", "date: 2024\n")])
+def test_new_takes_a_month_or_a_year_alone(tmp_path: Path, given: str, written: str) -> None:
+    site = tmp_path / "list"
+    assert run("init", str(site))[0] == 0
+    code, output = run("new", "--root", str(site), "A paper of some month", "--date", given)
+    assert code == 0, output
+    text = (site / "content/papers/a-paper-of-some-month.md").read_text()
+    assert written in text and "# date:" not in text
+    assert run("check", "--root", str(site))[0] == 0
+
+
+@pytest.mark.parametrize("given", ["2024-13", "24-07", "July 2024", "2024-07-32"])
+def test_new_refuses_a_date_of_no_form_and_says_the_forms(tmp_path: Path, given: str) -> None:
+    site = tmp_path / "list"
+    assert run("init", str(site))[0] == 0
+    code, output = run("new", "--root", str(site), "A paper", "--date", given)
+    assert code == 2 and "YYYY-MM-DD, or YYYY-MM or YYYY" in output
+    assert not (site / "content/papers/a-paper.md").exists()

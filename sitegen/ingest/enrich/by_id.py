@@ -280,7 +280,7 @@ def _stop(report: Report) -> None:
         raise SitegenError(report.items)
 
 
-def new_paper(root: Path, option: str, value: str, title: str | None = None, date: dt.date | None = None,
+def new_paper(root: Path, option: str, value: str, title: str | None = None, date: dt.date | str | int | None = None,
               tags: Sequence[str] = (), authors: Sequence[str] = (), delay: float | None = None,
               progress: Progress | None = None, curation: Curation | None = None) -> tuple[Path, list[Diagnostic]]:
     """`sitegen new --arxiv ID` (`--doi`, `--url`): a new entry filled from the paper's record, and any warnings.

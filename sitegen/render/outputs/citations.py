@@ -36,6 +36,7 @@ import bibtexparser
 import rispy
 from bibtexparser import model as bib
 
+from ...content import dates
 from ...content.categories import canonical
 from ...content.config import SiteConfig
 from ...content.markdown import INLINE_MATH
@@ -175,8 +176,9 @@ def _bib_entry(paper: Paper, config: SiteConfig) -> bib.Entry:
         fields.append(bib.Field(venue_field, latex_escape(e.venue)))
     if e.date:
         # `month = feb`, the standard macro (BibTeX prints "February", biber reads 2); `{feb}` would be literal text
-        fields += [bib.Field("year", str(e.date.year)),
-                   bib.Field("month", _MONTHS[e.date.month - 1], enclosing="no-enclosing")]
+        fields.append(bib.Field("year", str(e.date.year)))
+        if e.date_precision != dates.YEAR:
+            fields.append(bib.Field("month", _MONTHS[e.date.month - 1], enclosing="no-enclosing"))
     if e.arxiv:
         fields += [bib.Field("eprint", verbatim(e.arxiv)), bib.Field("archiveprefix", "arXiv")]
         if e.category:
@@ -281,7 +283,8 @@ def ris_record(paper: Paper, config: SiteConfig) -> dict[str, Any]:
             record["authors"].append(OTHERS)
     if e.date:
         record["year"] = str(e.date.year)
-        record["date"] = e.date.strftime("%Y/%m/%d")
+        if e.date_precision != dates.YEAR:  # RIS's DA: YYYY/MM/DD/, the parts not known left empty
+            record["date"] = e.date.strftime("%Y/%m/%d") if e.date_precision == dates.DAY else f"{e.date:%Y/%m}//"
     if e.abstract:
         record["abstract"] = one_line(e.abstract)
     if e.tags:
@@ -335,7 +338,8 @@ def csl_item(paper: Paper, config: SiteConfig) -> dict[str, Any]:
         if more_authors(paper):
             item["author"].append({"literal": OTHERS})
     if e.date:
-        item["issued"] = {"date-parts": [[e.date.year, e.date.month, e.date.day]]}
+        parts = (e.date.year, e.date.month, e.date.day)[: 3 - dates.PRECISIONS.index(e.date_precision)]
+        item["issued"] = {"date-parts": [list(parts)]}
     if e.abstract:
         item["abstract"] = e.abstract
     if e.tags:

@@ -8,11 +8,12 @@ from typing import Any
 
 import msgspec
 
+from ...content import dates
 from ...content.config import SiteConfig
 from ...content.loader import Entry
 from ...model.site import Paper
 
-_SKIP = {"source_path", "title_html", "abstract_html", "summary_html", "notes_html", "notes_text",
+_SKIP = {"source_path", "date_precision", "title_html", "abstract_html", "summary_html", "notes_html", "notes_text",
          "digest", "body_line"}
 
 
@@ -27,6 +28,8 @@ def entry_record(entry: Entry) -> dict[str, Any]:
             value = dict(value)
         elif f.name == "sources":
             value = [dict(s) for s in value]
+        elif f.name == "date" and value:
+            value = dates.iso(value, entry.date_precision)  # 2025-03 when only the month is known
         elif f.name == "notes":
             value = value.strip()
         if value in (None, (), [], {}, False, ""):
