@@ -67,6 +67,13 @@ def importer_fingerprints(meta: dict[str, Any], state: dict[str, dict[str, str]]
     return found
 
 
+def _partial_date(record: Record) -> str | int | None:
+    """The year, or year and month, a source gives without a day (a .bib's `year`), as an entry writes it."""
+    if not record.year:
+        return None
+    return f"{record.year:04d}-{record.month:02d}" if record.month else record.year
+
+
 def entry_fields(record: Record) -> dict[str, Any]:
     """The entry fields a record gives (only those it knows).
 
@@ -75,8 +82,8 @@ def entry_fields(record: Record) -> dict[str, Any]:
     """
     notice = is_notice(record.abstract)
     fields: dict[str, Any] = {
-        "title": record.title, "date": record.date, "category": record.category, "arxiv": record.arxiv,
-        "doi": record.doi, "venue": record.venue, "abstract": "" if notice else record.abstract,
+        "title": record.title, "date": record.date or _partial_date(record), "category": record.category,
+        "arxiv": record.arxiv, "doi": record.doi, "venue": record.venue, "abstract": "" if notice else record.abstract,
         "withdrawn": True if record.withdrawn or notice else None,
     }
     if record.authors:

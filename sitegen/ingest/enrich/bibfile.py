@@ -45,14 +45,13 @@ class BibEntry:
 
     `truncated` says the author list ended in `and others` (the count is a lower bound).
     `record.date` is set only when the entry gives the day; `record.year` whenever it gives
-    the year, and `month` (1-12) when it gives the month but no day: nothing is invented.
+    the year, and `record.month` (1-12) when it gives the month but no day: nothing is invented.
     """
 
     key: str
     line: int
     record: Record
     truncated: bool = False
-    month: int | None = None
 
 
 @dataclass(frozen=True)
@@ -170,10 +169,11 @@ def _entry(entry: model.Entry, shown: str, problems: list[Diagnostic]) -> BibEnt
     venue = decoded.get("journal") or decoded.get("journaltitle") or decoded.get("booktitle") or None
     record = Record(
         source="bibtex", id=entry.key, title=title, authors=tuple(Author(name) for name in authors),
-        abstract=decoded.get("abstract", ""), date=day, year=year, arxiv=arxiv, doi=doi, category=category,
+        abstract=decoded.get("abstract", ""), date=day, year=year, month=month if day is None else None,
+        arxiv=arxiv, doi=doi, category=category,
         links=_links(raw.get("url", ""), warn), venue=None if venue and PREPRINT_VENUE.match(venue) else venue,
         keywords=tuple(k for k in (k.strip() for k in re.split(r"[,;]", decoded.get("keywords", ""))) if k))
-    return BibEntry(entry.key, line, record, truncated, month if day is None else None)
+    return BibEntry(entry.key, line, record, truncated)
 
 
 class _Warner:

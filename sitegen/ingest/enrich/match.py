@@ -286,8 +286,9 @@ def merge(records: list[Record]) -> Record:
     """
     base = records[0]
     for other in records[1:]:
-        filled = {name: getattr(other, name) for name in ("authors", "abstract", "date", "year", "arxiv", "doi",
-                                                          "category", "venue", "upvotes", "organization", "keywords")
+        filled = {name: getattr(other, name) for name in ("authors", "abstract", "date", "year", "month", "arxiv",
+                                                          "doi", "category", "venue", "upvotes", "organization",
+                                                          "keywords")
                   if _gap(base, name) and not _gap(other, name)}
         base = replace(base, **filled)
     links = dict(reversed([link for r in records for link in r.links]))  # the first URL of each kind wins

@@ -43,4 +43,5 @@ class Record:
     organization: str | None = None
     keywords: tuple[str, ...] = ()
     year: int | None = None  # date's year, or the year alone where a source knows no day (S2 often)
+    month: int | None = None  # the month (1-12) where a source knows it but not the day (a .bib's `month`)
     withdrawn: bool = False  # the source says the paper was withdrawn (arXiv's comment, or its notice as abstract)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ...common.errors import Location, Report
-from .answers import EnrichError, Response
+from .answers import EnrichError, Response, Unreachable
 from .arxiv import ArxivClient, normalize_id
 from .entries import Imported
 from .hf import HfClient
@@ -109,7 +109,7 @@ def look_up(wanted: list[Wanted], fetcher: Fetcher, refresh: bool, report: Repor
     ids = list(dict.fromkeys(w.arxiv for w in wanted if w.arxiv))
     if ids:
         progress(f"arXiv ({len(ids)} ids)")
-    papers = ArxivClient(fetcher).by_ids(ids, refresh=refresh) if ids else {}
+    papers = _arxiv(wanted, ids, fetcher, refresh, report)
     for w in wanted:
         record = papers.get(w.arxiv) if w.arxiv else None
         if record is None and w.arxiv and w.required:
@@ -119,6 +119,28 @@ def look_up(wanted: list[Wanted], fetcher: Fetcher, refresh: bool, report: Repor
             w.records.append(record)
     _hf_pages([w for w in wanted if w.arxiv and w.records and not (w.given and w.given.source == "hf")],
               HfClient(fetcher), refresh, report, progress)
+
+
+def _arxiv(wanted: list[Wanted], ids: list[str], fetcher: Fetcher, refresh: bool,
+           report: Report) -> dict[str, Record]:
+    """arXiv's records of the ids; when arXiv cannot be reached and every id came from a .bib entry, none, and
+    the entries are imported as their file gives them (an id typed alone still needs arXiv: it says nothing else)."""
+    if not ids:
+        return {}
+    try:
+        return ArxivClient(fetcher).by_ids(ids, refresh=refresh)
+    except Unreachable as exc:
+        from_bib = [w for w in wanted if w.arxiv and w.given is not None and w.given.source == "bibtex"]
+        if any(w.arxiv and not (w.given is not None and w.given.source == "bibtex") for w in wanted):
+            raise
+        for w in from_bib:
+            w.required = False
+        keys = ", ".join(str(w.given.id) for w in from_bib[:3] if w.given) + (", …" if len(from_bib) > 3 else "")
+        report.warning(from_bib[0].where, "W1079", f"arXiv could not be reached ({exc.message}): "
+                       f"{len(from_bib)} .bib {'entry is' if len(from_bib) == 1 else 'entries are'} imported as the "
+                       f"file gives {'it' if len(from_bib) == 1 else 'them'}, unchecked ({keys})",
+                       "import the .bib file again when online: what arXiv adds fills the gaps, and your edits stay")
+        return {}
 
 
 def _agrees(w: Wanted, record: Record, report: Report) -> bool:

@@ -50,26 +50,26 @@ def test_arxiv_export(refs: dict[str, BibEntry]) -> None:
 
 def test_conference_paper(refs: dict[str, BibEntry]) -> None:
     entry = refs["lee2023fast"]
-    assert entry.month == 12
+    assert entry.record.month == 12
     assert entry.record == Record(
         source="bibtex", id="lee2023fast", title="Fast Kernels: 90% Fewer FLOPs",
         authors=(Author("Min-Jun Lee"), Author("OpenAI Team")),
         abstract="We cut FLOPs by 90% with fused kernels.\n\nA second paragraph.",
         doi="10.5555/3666122.3666123", links=(("code", "https://github.com/example/fast-kernels"),),
         venue="Advances in Neural Information Processing Systems", keywords=("kernels", "efficiency", "GPU"),
-        year=2023)
+        year=2023, month=12)
 
 
 def test_biblatex_date_gives_the_day(refs: dict[str, BibEntry]) -> None:
     entry = refs["biblatex2024"]
-    assert (entry.record.date, entry.record.year, entry.month, entry.record.venue) == (
+    assert (entry.record.date, entry.record.year, entry.record.month, entry.record.venue) == (
         dt.date(2024, 2, 29), 2024, None, "Nature")
 
 
 def test_bad_values_are_left_out_not_guessed(refs: dict[str, BibEntry]) -> None:
     sloppy = refs["sloppy2022"].record
     assert (sloppy.year, sloppy.doi, sloppy.links, sloppy.category, sloppy.arxiv) == (None, None, (), None, None)
-    assert refs["badmonth2021"].record.year == 2021 and refs["badmonth2021"].month is None
+    assert refs["badmonth2021"].record.year == 2021 and refs["badmonth2021"].record.month is None
     assert refs["badmonth2021"].record.links == (("pdf", "https://example.org/odd.pdf"),)
     assert refs["conflict2024"].record.arxiv is None  # two arXiv ids: a wrong one is worse than none
 
@@ -123,7 +123,7 @@ def test_a_clean_file_has_no_diagnostics() -> None:
     result = parse_bib("\ufeff@misc{k, title = {T}, year = {2024}, month = {7}}\n", "k.bib")
     assert result.diagnostics == () and not result.has_errors
     result.raise_on_errors()
-    assert result.entries[0].record.year == 2024 and result.entries[0].month == 7
+    assert result.entries[0].record.year == 2024 and result.entries[0].record.month == 7
 
 
 def test_crlf_and_control_characters() -> None:

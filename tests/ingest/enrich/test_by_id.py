@@ -217,11 +217,37 @@ def test_a_bib_file_imports_each_entry_asking_only_about_arxiv_ids(site: Path, r
     fast = meta(papers / "fast-kernels-90-fewer-flops.md")  # used as it is: no network for a DOI in a .bib
     assert fast["title"] == "Fast Kernels: 90% Fewer FLOPs" and fast["authors"] == ["Min-Jun Lee", "Jörg Müller"]
     assert fast["doi"] == "10.5555/3666122.3666123" and fast["links"] == {"code": "https://github.com/example/fast-kernels"}
-    assert fast["tags"] == ["gpu"] and "date" not in fast  # the keywords go through the tag map; a year is no date
+    assert fast["tags"] == ["gpu"] and fast["date"] == 2023  # the keywords go through the tag map; a year is kept
     dated = meta(papers / "dated-precisely.md")
     assert dated["date"] == dt.date(2024, 2, 29) and dated["venue"] == "Nature"
     assert dated["authors"] == ["Jane Doe"] and dated["authors_truncated"] is True and "author_count" not in dated
     assert asked(replay) == ["GET /api/query id_list=2407.13168", "GET /api/papers/2407.13168"]
+
+
+def test_a_bib_file_imports_offline_as_the_file_gives_it(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_ARXIV_API", "http://127.0.0.1:9/api")  # the discard port: nothing listens there
+    (site / "refs.bib").write_text(BIB + "\n@misc{monthly,\n  title = {Monthly Paper},\n  year = {2022},\n"
+                                   "  month = jul,\n  eprint = {2207.00001},\n}\n", encoding="utf-8")
+    result = sitegen(site, str(site / "refs.bib"))
+    assert result.exit_code == 0, result.output
+    assert "refs.bib:2: warning[W1079]: arXiv could not be reached (could not reach 127.0.0.1:9: connection " \
+           "refused): 2 .bib entries are imported as the file gives them, unchecked (tian2024scicode, monthly)" \
+        in result.stderr
+    papers = site / "content" / "papers"
+    scicode = meta(papers / SCICODE_FILE)
+    assert scicode["arxiv"] == "2407.13168" and scicode["date"] == 2024 and scicode["authors_truncated"] is True
+    assert scicode["authors"] == ["Minyang Tian", "Luyu Gao"] and [s["api"] for s in scicode["sources"]] == ["bibtex"]
+    assert meta(papers / "monthly-paper.md")["date"] == "2022-07"
+    assert len(list(papers.glob("*.md"))) == 4
+    assert CliRunner().invoke(main, ["check", "--root", str(site)]).exit_code == 0
+
+
+def test_offline_an_id_typed_alone_still_needs_arxiv(site: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SITEGEN_ARXIV_API", "http://127.0.0.1:9/api")
+    (site / "refs.bib").write_text(BIB, encoding="utf-8")
+    result = sitegen(site, str(site / "refs.bib"), "2602.23229")
+    assert result.exit_code == 1 and "error[E1000]: could not reach 127.0.0.1:9" in result.stderr
+    assert content(site) == {}
 
 
 def test_a_bib_entry_whose_eprint_is_another_paper_is_imported_as_written(site: Path, replay: ReplayServer) -> None:
