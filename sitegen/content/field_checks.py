@@ -55,6 +55,29 @@ class ItemError(str):
         return error
 
 
+class FieldWarning(str):
+    """A value accepted as what it surely means, with a warning that says so (see `arxiv_id`)."""
+
+
+def arxiv_from_number(value: object) -> str | None:
+    """The arXiv id an unquoted `arxiv: 2205.14135` stands for, which YAML read as a float; None when not sure.
+
+    Ids since April 2007 are YYMM.NNNN, and YYMM.NNNNN from 2015: the width of the number is
+    known from its month, so a zero YAML dropped (2205.1413 for 2205.14130, 704.0001 for
+    0704.0001) is put back. Anything else (an exponent, too many digits, no such month) is no id.
+    """
+    if not isinstance(value, float):
+        return None
+    month, _, number = repr(value).partition(".")
+    month = month.zfill(4)
+    if not (month.isdigit() and number.isdigit() and len(month) == 4 and 1 <= int(month[2:]) <= 12):
+        return None
+    width = 5 if month >= "1501" else 4
+    if month < "0704" or len(number) > width:
+        return None
+    return f"{month}.{number.ljust(width, '0')}"
+
+
 def _ok(value: Any) -> tuple[Any, str, str]:
     return value, "", ""
 
@@ -184,6 +207,17 @@ def pattern(regex: re.Pattern[str], what: str, example: str, hint: str = "") -> 
             return value, "", ""
         return value, f"invalid {what} {shown(value)}", f"expected something like {example}{hint}"
     return described({"type": "string", "pattern": ecma(regex), "examples": [example]})(check)
+
+
+@described({"type": "string", "pattern": ecma(ARXIV_ID), "examples": ["2101.00010"]})
+def arxiv_id(value: Any) -> tuple[Any, str, str]:
+    """An arXiv id; one written unquoted, which YAML reads as a number, is taken when it is surely one id."""
+    recovered = arxiv_from_number(value)
+    if recovered is not None:
+        return recovered, FieldWarning(f"arXiv id {recovered} is unquoted, and YAML reads it as the number "
+                                       f"{value!r}"), f"quote it: arxiv: '{recovered}' (sitegen import and enrich " \
+            "write it so when they rewrite the entry)"
+    return pattern(ARXIV_ID, "arXiv id", "2101.00010")(value)
 
 
 @described({"anyOf": [{"type": "integer", "minimum": 1, "maximum": 999_999_999_999},

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..common.errors import Location, Report, relpath
 from ..common.fsutil import read_regular
 from . import frontmatter
+from .field_checks import arxiv_from_number
 
 
 def content_files(folder: Path, suffix: str) -> list[Path]:
@@ -79,6 +80,8 @@ class EntryFile:
 def entry_files(folder: Path, root: Path, report: Report) -> list[EntryFile]:
     """Every `*.md` file of `folder` that reads and parses; each one that does not is reported.
 
+    An arXiv id YAML read as a number is the id again here (see `field_checks.arxiv_from_number`).
+
     What the tools that rewrite entries (the importers, enrich) start from: an entry that
     cannot be read is an error for them, since whether it is the paper cannot be told.
     """
@@ -89,9 +92,14 @@ def entry_files(folder: Path, root: Path, report: Report) -> list[EntryFile]:
         if text is None:
             continue
         try:
-            files.append(EntryFile(path, shown, text, frontmatter.parse(text, shown)))
+            doc = frontmatter.parse(text, shown)
         except frontmatter.FrontMatterError as exc:
             report.add(exc.diagnostic)
+            continue
+        recovered = arxiv_from_number(doc.meta.get("arxiv"))
+        if recovered is not None:  # `arxiv: 2205.14135` unquoted: found by its id, and written back quoted
+            doc.meta["arxiv"] = recovered
+        files.append(EntryFile(path, shown, text, doc))
     return files
 
 

@@ -13,13 +13,14 @@ from typing import Any
 from ..common.errors import Diagnostic, Location
 from . import controls
 from .field_checks import (
-    ARXIV_ID,
     CATEGORY,
     DOI,
     EXTRA,
     STATUSES,
     Checker,
+    FieldWarning,
     ItemError,
+    arxiv_id,
     boolean,
     choice,
     date,
@@ -84,7 +85,7 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "added": date,
     "status": choice(STATUSES),
     "rating": integer(1, 5),
-    "arxiv": pattern(ARXIV_ID, "arXiv id", "2101.00010"),
+    "arxiv": arxiv_id,
     "doi": pattern(DOI, "DOI", "10.1145/3581784.3607040", " (no spaces, braces, quotes or backslashes)"),
     "draft": boolean,
     "venue": text,
@@ -149,7 +150,10 @@ def validate(
         normalized, err, hint = checker(value)
         if isinstance(err, ItemError):
             line = key_lines.get(f"{key}/{err.at}", line)
-        if err:
+        if isinstance(err, FieldWarning):
+            problems.append(Diagnostic(Location(path, line), "W204", f"'{key}': {err}", hint, severity="warning"))
+            clean[key] = normalized
+        elif err:
             problems.append(Diagnostic(Location(path, line), "E203", f"'{key}': {err}", hint))
         else:
             clean[key] = normalized

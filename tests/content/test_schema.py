@@ -106,7 +106,11 @@ def test_title_read_as_a_number_or_date() -> None:
 
 def test_unquoted_arxiv_id_read_as_a_number() -> None:
     assert _one("title: T\narxiv: 2101.00010\n") == (
-        "content/papers/x.md:3: error[E203]: 'arxiv': arXiv id 2101.0001 was read as a number\n"
+        "content/papers/x.md:3: warning[W204]: 'arxiv': arXiv id 2101.00010 is unquoted, and YAML reads it as the "
+        "number 2101.0001\n  hint: quote it: arxiv: '2101.00010' (sitegen import and enrich write it so when they "
+        "rewrite the entry)")
+    assert _one("title: T\narxiv: 2101.000101\n") == (  # more digits than an id of its month has: no id
+        "content/papers/x.md:3: error[E203]: 'arxiv': arXiv id 2101.000101 was read as a number\n"
         "  hint: quote it so YAML keeps it as text: '2101.00010'")
 
 
@@ -151,7 +155,7 @@ def test_an_error_about_one_item_names_the_items_line() -> None:
 
 
 def test_every_problem_is_reported_in_file_order() -> None:
-    _, problems = _validate("titel: T\ndate: 2025-13-01\nrating: 9\narxiv: 2101.00010\n"
+    _, problems = _validate("titel: T\ndate: 2025-13-01\nrating: 9\narxiv: 2101.000101\n"
                             "links: {code: 'javascript:x'}\n")
     assert [p.split(":")[1] + " " + p.split("[")[1][:4] for p in problems] == [
         "2 W201", "3 E203", "4 E203", "5 E203", "6 E203", "1 E200"]

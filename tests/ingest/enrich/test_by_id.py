@@ -435,3 +435,15 @@ def test_the_built_site_links_the_imported_papers(site: Path) -> None:
     assert "https://github.com/marco-garosi/CIRCLE" in hrefs and "https://circle-lmm.github.io/" in hrefs
     index = (site / "public" / "index.html").read_text(encoding="utf-8")
     assert 'href="papers/scicode-a-research-coding-benchmark-curated-by-scientists/"' in index
+
+
+def test_an_unquoted_arxiv_id_finds_its_entry_and_is_written_back_quoted(site: Path) -> None:
+    entry = site / "content" / "papers" / "scicode.md"
+    entry.write_text("---\ntitle: SciCode\narxiv: 2407.13168\nmine: kept as written\n---\nMy notes.\n",
+                     encoding="utf-8")
+    result = sitegen(site, "2407.13168")
+    assert result.exit_code == 0, result.output
+    assert "0 new, 1 merged, 0 unchanged" in result.stdout
+    text = entry.read_text(encoding="utf-8")
+    assert "arxiv: '2407.13168'\n" in text and "mine: kept as written\n" in text and text.endswith("My notes.\n")
+    assert meta(entry)["authors"] == SCICODE_AUTHORS
