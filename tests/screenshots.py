@@ -32,13 +32,14 @@ PAGES = {"home": "", "paper": "papers/vtc-dnn-compilation-with-virtual-tensors-f
 SCREENS = ((390, 844), (1280, 900))
 SCHEMES = ("light", "dark")
 # Papers whose title box lies wholly inside the first screen: the density a reader gets on arrival
-TITLES_ABOVE_FOLD = """() => [...document.querySelectorAll('.item-title')]
+TITLES_ABOVE_FOLD = """() => [...document.querySelectorAll('.item-title, .pick-title')]
     .filter(el => { const box = el.getBoundingClientRect(); return box.top >= 0 && box.bottom <= innerHeight; })
     .length"""
 
 
 def titles_above_fold(page: RecordedPage) -> int:
-    """How many list items show their whole title before any scrolling."""
+    """How many papers (list items and the home page's "start here" picks) show their whole title before any
+    scrolling."""
     return int(page.evaluate(TITLES_ABOVE_FOLD))
 
 

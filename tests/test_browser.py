@@ -9,7 +9,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import RecordedPage, SiteURL, describe_violations, run_axe, screenshot, serve_directory
+from tests.support import (
+    RecordedPage,
+    SiteURL,
+    describe_violations,
+    run_axe,
+    screenshot,
+    serve_directory,
+    sideways_overflow,
+)
 
 from .conftest import BuiltSite
 
@@ -42,24 +50,6 @@ def served(built_site: BuiltSite) -> Iterator[SiteURL]:
         yield base_url
 
 
-def _overflow(page: RecordedPage) -> list[str]:
-    """Elements reaching past the right edge of the viewport (what makes a phone page scroll sideways), but for
-    those in a region that scrolls on its own (a wide table, code, the home page's rows of topics and years)."""
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => {
-            const width = document.documentElement.clientWidth;
-            const out = [];
-            for (const el of document.querySelectorAll('body *')) {
-                const box = el.getBoundingClientRect();
-                if (box.width && box.right > width + 1 && !el.closest('.table-scroll, pre, .chip-row')) {
-                    out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(box.right)}`);
-                }
-            }
-            const scrolled = document.documentElement.scrollWidth;
-            if (scrolled > width) out.unshift(`page scrollWidth=${scrolled}`);
-            return out.slice(0, 10);
-        }"""
-    )
 
 
 @pytest.mark.parametrize("name", PAGES)
@@ -74,7 +64,7 @@ def test_page_loads_cleanly_passes_axe_and_fits_phones(page: RecordedPage, serve
             if (scheme, width) in AXE_RUNS:
                 violations = run_axe(page)
                 assert violations == [], f"{name} at {width} px, {scheme}: " + describe_violations(violations)
-            assert _overflow(page) == [], f"{name} at {width} px scrolls sideways"
+            assert sideways_overflow(page) == [], f"{name} at {width} px scrolls sideways"
             screenshot(page, f"{name}-{width}-{scheme}")
     page.assert_clean()
 

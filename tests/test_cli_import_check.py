@@ -232,7 +232,7 @@ BROKEN = {
     "c-bad-date.md": "---\ntitle: T\ndate: 2025-13-45\n---\n",
     "d-wrong-type.md": "---\ntitle: T\nauthors: Alice\nrating: five\n---\n",
     "f-duplicate.md": "---\ntitle: T\ndate: 2025-01-01\ntitle: U\n---\n",
-    "g-arxiv.md": "---\ntitle: T\narxiv: 2101.00010\n---\n",
+    "g-arxiv.md": "---\ntitle: T\narxiv: 2101.000101\n---\n",  # more digits than an id has: no id
     "h-colon.md": "---\ntitle: BERT: Pre-training of Deep Bidirectional Transformers\n---\n",
     "i-link.md": "---\ntitle: T\nlinks:\n  code: javascript:alert(1)\n---\n",
 }
@@ -246,14 +246,14 @@ content/papers/a-syntax.md:2:8: error[E101]: invalid YAML: a quoted value opened
 content/papers/b-missing-title.md:1: error[E200]: missing required field 'title'
   hint: add a line 'title: …' to the front matter
 content/papers/c-bad-date.md:3: error[E203]: 'date': invalid date '2025-13-45'
-  hint: write dates as YYYY-MM-DD, e.g. 2025-02-04
+  hint: write YYYY-MM-DD, or YYYY-MM or YYYY when only the month or year is known, e.g. 2025-02-04 or 2025
 content/papers/d-wrong-type.md:3: error[E203]: 'authors': expected a list, found the text 'Alice'
   hint: write one item per line starting with '- ', or [a, b]
 content/papers/d-wrong-type.md:4: error[E203]: 'rating': expected a whole number, found text
   hint: write digits only, e.g. 3
 content/papers/f-duplicate.md:4: error[E102]: found duplicate key 'title'
   hint: each key may appear once; remove or merge the repeated one
-content/papers/g-arxiv.md:3: error[E203]: 'arxiv': arXiv id 2101.0001 was read as a number
+content/papers/g-arxiv.md:3: error[E203]: 'arxiv': arXiv id 2101.000101 was read as a number
   hint: quote it so YAML keeps it as text: '2101.00010'
 content/papers/h-colon.md:2:12: error[E101]: invalid YAML: mapping values are not allowed in this context
   hint: a value containing ': ' must be quoted, e.g. title: 'BERT: Pre-training …'

@@ -15,7 +15,14 @@ import pytest
 
 from sitegen.pipeline.build import build
 from tests.screenshots import titles_above_fold
-from tests.support import RecordedPage, SiteURL, describe_violations, run_axe, serve_directory
+from tests.support import (
+    RecordedPage,
+    SiteURL,
+    describe_violations,
+    run_axe,
+    serve_directory,
+    sideways_overflow,
+)
 
 from .publish.test_search import READY, result_hrefs
 from .site_factory import copy_site, curate, sight
@@ -46,21 +53,6 @@ def _open(page: RecordedPage, url: str, screen: str, scheme: str) -> None:
     page.goto(url, wait_until="load")
 
 
-def _overflow(page: RecordedPage) -> list[str]:
-    """Elements reaching past the right edge of the viewport, but for those inside a row that scrolls sideways."""
-    return page.evaluate(  # type: ignore[no-any-return]
-        """() => {
-            const width = document.documentElement.clientWidth, out = [];
-            for (const el of document.querySelectorAll('body *')) {
-                const box = el.getBoundingClientRect();
-                if (box.width && box.right > width + 1 && !el.closest('.table-scroll, pre, .chip-row')) {
-                    out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(box.right)}`);
-                }
-            }
-            if (document.documentElement.scrollWidth > width) out.unshift('page scrolls sideways');
-            return out.slice(0, 10);
-        }"""
-    )
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -109,7 +101,7 @@ def test_list_pages_pass_axe_and_fit_phones(page: RecordedPage, served: SiteURL,
         _open(page, served.url(PAGES[name]), screen, scheme)
         violations = run_axe(page)
         assert violations == [], f"{name}, {screen}, {scheme}: " + describe_violations(violations)
-        assert _overflow(page) == [], f"{name} on a {screen} scrolls sideways"
+        assert sideways_overflow(page) == [], f"{name} on a {screen} scrolls sideways"
     page.assert_clean()
 
 

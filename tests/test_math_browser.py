@@ -35,7 +35,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SiteURL]:
     root = copy_site(tmp_path_factory.mktemp("math") / "site", papers=2)
     meta = {"title": "Math styles", "authors": ["Ada Lovelace"], "date": "2024-05-01", "added": "2024-05-02",
             "abstract": ABSTRACT}
-    (root / "content" / "papers" / f"{SLUG}.md").write_text(f"---\n{yaml.safe_dump(meta)}---\n\nNotes.\n")
+    (root / "content" / "papers" / f"{SLUG}.md").write_text(f"---\n{yaml.safe_dump(meta)}---\n")  # no notes: its
+    # card shows the abstract
     output = root / "public"
     build(root, output, search=False, use_cache=False)
     with serve_directory(output, "/") as base_url:

@@ -78,7 +78,11 @@ def test_paper_page_layout_on_phone_and_desktop(screen: RecordedPage, site: tupl
         assert panel.top >= main.bottom and panel.left < main.right, "after the text"
     headings = page.locator(".paper-panel h2").all_text_contents()
     assert headings == ["Tags", "Cite", "Related papers"]
-    assert page.locator(".paper-panel .status").inner_text() == "To read"
+    # the curator's verdict right under the title, on the first screen
+    verdict = _box(page, ".paper-header .verdict")
+    assert title.bottom <= verdict.top <= title.bottom + 24 and verdict.bottom <= height
+    assert page.locator(".verdict .status").inner_text() == "To read"
+    assert page.locator(".paper-panel .status").count() == 0
     # five related papers, each with why in small text on a line of its own under its title
     items = page.locator(".paper-panel .related li")
     assert items.count() == 5

@@ -40,6 +40,9 @@ class SiteConfig:
     base_url: str = "http://localhost/"
     theme: str = "default"
     page_size: int = 20
+    # The home page's order: "added" (the newest additions first, what a curator's readers come back for) or
+    # "published" (by publication date, as the timeline)
+    home_order: str = "added"
     domain: str = ""  # custom domain for GitHub Pages (CNAME)
     tags: tuple[tuple[str, tuple[str, ...]], ...] = ()  # tag -> keywords, for the importer's tagger
     repository: str = ""
@@ -62,8 +65,9 @@ class SiteConfig:
 
 KNOWN = {
     "title": str, "description": str, "curator": str, "language": str, "base_url": str,
-    "theme": str, "page_size": int, "domain": str, "tags": dict, "repository": str,
+    "theme": str, "page_size": int, "domain": str, "tags": dict, "repository": str, "home_order": str,
 }
+HOME_ORDERS = ("added", "published")
 
 
 _TEXT: dict[str, Any] = {"type": "string"}
@@ -76,6 +80,7 @@ SETTINGS_SCHEMA: dict[str, dict[str, Any]] = {
     "base_url": {"type": "string", "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://[^/?#\\s]+",
                  "examples": ["https://user.github.io/reading-list/"]},
     "page_size": {"type": "integer", "minimum": 1},
+    "home_order": {"enum": list(HOME_ORDERS)},
     "tags": {"type": "object", "additionalProperties": {"anyOf": [_KEYWORDS, {
         "type": "object", "additionalProperties": False,
         "properties": {"label": _TEXT, "description": _TEXT, "keywords": _KEYWORDS}}]}},
@@ -164,6 +169,10 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
     if "page_size" in values and values["page_size"] < 1:
         problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("page_size", 1)), "E003",
                                    "'page_size' must be at least 1", ""))
+    if values.get("home_order", HOME_ORDERS[0]) not in HOME_ORDERS:
+        problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("home_order", 1)), "E003",
+                                   f"'home_order' must be added or published, found {values['home_order']!r}",
+                                   "added: the newest additions first; published: by publication date"))
     if "language" in values and not LANGUAGE.match(values["language"]):
         problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("language", 1)), "E003",
                                    f"'language' must be a language tag such as en or en-GB, found "

@@ -6,69 +6,20 @@ decides to stop, so `sitegen check` and `sitegen build` list them together.
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import NamedTuple, Protocol
 
 from ..common import platforms
 from ..common.errors import Diagnostic, Location, Report, relpath
 from . import categories, dates, frontmatter, markdown, schema, tagging
+from .entry import Entry
 from .files import FileStat, content_files, decode, read_hashed, read_text
 from .profiles import AuthorProfile, load_profile
 from .slugs import is_safe_slug, slugify
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One paper of the reading list, as its file says, plus its rendered text."""
-
-    source_path: str
-    slug: str
-    title: str
-    authors: tuple[str, ...]
-    abstract: str
-    notes: str
-    tags: tuple[str, ...] = ()
-    date: dt.date | None = None  # the first day of the period `date_precision` says is known
-    added: dt.date | None = None
-    authors_truncated: bool = False
-    author_count: int | None = None
-    organization: str | None = None
-    category: str | None = None
-    score: int | float | None = None  # as written: the cache must not turn a 5 into a 5.0
-    upvotes: int | None = None
-    links: tuple[tuple[str, str], ...] = ()
-    status: str | None = None
-    rating: int | None = None
-    arxiv: str | None = None
-    doi: str | None = None
-    venue: str | None = None  # the journal or conference, when enrichment found one
-    draft: bool = False
-    withdrawn: bool = False  # withdrawn by its authors or its archive: shown, never hidden
-    sources: tuple[tuple[tuple[str, Any], ...], ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)  # the curator's own fields (`extra:`), for templates
-    title_html: str = ""
-    abstract_html: str = ""
-    summary_html: str = ""
-    notes_html: str = ""
-    notes_text: str = ""
-    digest: str = ""
-    body_line: int = 1
-    date_precision: str = dates.DAY  # dates.YEAR for `date: 2025`, dates.MONTH for `date: 2025-03`
-
-    @property
-    def hidden_authors(self) -> int:
-        """How many authors the source did not name ('+N more'); 0 when unknown."""
-        if self.author_count is not None and self.author_count > len(self.authors):
-            return self.author_count - len(self.authors)
-        return 0
-
-    def link(self, kind: str) -> str | None:
-        return dict(self.links).get(kind)
 
 
 @dataclass(frozen=True)
@@ -342,9 +293,10 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     same_title = previous is not None and previous.title == title
     same_abstract = previous is not None and previous.abstract == abstract
     if previous is not None and previous.notes == doc.body:
-        notes_html, notes_text = previous.notes_html, previous.notes_text
+        notes_html, notes_text, lead_html = previous.notes_html, previous.notes_text, previous.lead_html
     else:
-        notes_html, notes_text = markdown.render_notes(doc.body)
+        notes_html, notes_text, lead_html = markdown.render_notes(doc.body)
+    summary = " ".join(meta.get("summary", "").split())
     published, precision = dates.split(meta.get("date"))
     return Entry(
         source_path=shown,
@@ -378,6 +330,11 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         summary_html=previous.summary_html if previous and same_abstract else markdown.summary(abstract),
         notes_html=notes_html,
         notes_text=notes_text,
+        summary=summary,
+        pinned=meta.get("pinned", False),
+        lead_html=lead_html,
+        take_html=(previous.take_html if previous and previous.summary == summary else markdown.text_with_math(summary))
+        if summary else lead_html,
         digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
         body_line=doc.body_line,
     )
@@ -385,7 +342,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
 
 def same_front_matter(old: Entry, new: Entry) -> bool:
     """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
-    return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text,
+    return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text, lead_html=old.lead_html,
                    digest=old.digest, body_line=old.body_line) == old
 
 

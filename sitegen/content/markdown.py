@@ -206,14 +206,40 @@ def plain_text(source: str) -> str:
     return _inline_text(parser().parse(source))
 
 
-def render_notes(source: str) -> tuple[str, str]:
-    """Both of the above from one parse (parsing is most of rendering); what the loader uses."""
+TAKE_SIZE = 200  # characters of the notes' first paragraph a card shows as the curator's take
+
+
+def render_notes(source: str) -> tuple[str, str, str]:
+    """Both of the above from one parse (parsing is most of rendering), and the lead: what the loader uses."""
     if not source.strip():
-        return "", ""
+        return "", "", ""
     env: dict[str, Any] = {}
     md = parser()
     tokens = md.parse(source, env)
-    return md.renderer.render(tokens, md.options, env), _inline_text(tokens)
+    return md.renderer.render(tokens, md.options, env), _inline_text(tokens), _lead(tokens)
+
+
+def _lead(tokens: list[Token]) -> str:
+    """The notes' first paragraph of prose, as plain text with its math, cut short: a card's take.
+
+    Markup goes (a link's text stays, emphasis is plain): a card's take is one line of voice
+    beside a title that is already a link. A heading, list or quote first is passed over.
+    """
+    for i, token in enumerate(tokens):
+        if token.type == "paragraph_open" and token.level == 0 and i + 1 < len(tokens):
+            words = []
+            for child in tokens[i + 1].children or []:
+                if child.type in ("text", "code_inline"):
+                    words.append(child.content)
+                elif child.type in ("math_inline", "math_inline_double"):
+                    words.append(f"${child.content}$")
+                elif child.type in ("softbreak", "hardbreak"):
+                    words.append(" ")
+            text = " ".join("".join(words).split())
+            if text and text[-1] not in ".!?…:;)]\"'’”":  # cut short by a formula or a list: say so
+                text += " …"
+            return summary(text, TAKE_SIZE) if text else ""
+    return ""
 
 
 def _inline_text(tokens: list[Token]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +29,7 @@ class AuthorProfile:
     homepage: str | None = None
     aliases: tuple[str, ...] = ()
     source: str | None = None  # the profile dump it came from; its papers are this author's
+    captured: dt.date | None = None  # when that profile page was captured: the figures are as of then
     semantic_scholar: str | None = None  # author id: semanticscholar.org/author/<id>
     huggingface: str | None = None  # Hub account: huggingface.co/<user>
     orcid: str | None = None  # iD without the orcid.org address, check digit verified

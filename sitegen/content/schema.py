@@ -89,6 +89,8 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "doi": pattern(DOI, "DOI", "10.1145/3581784.3607040", " (no spaces, braces, quotes or backslashes)"),
     "draft": boolean,
     "venue": text,
+    "summary": text,  # the curator's one-line take, shown on cards (else the notes' first paragraph)
+    "pinned": boolean,  # true: first among the papers the home page says to start with
     "withdrawn": boolean,  # true: the paper was withdrawn (arXiv says so); its page and cards say it
     "enrich": boolean,  # false: `sitegen enrich` leaves the entry alone
     "abstract": text,
@@ -109,6 +111,7 @@ AUTHOR_FIELDS: dict[str, Checker] = {
     "homepage": url,
     "aliases": text_list,
     "source": text,
+    "captured": date,  # when the source's profile page was captured: the date of its figures
     "semantic_scholar": s2_author,
     "huggingface": hf_user,
     "orcid": orcid,

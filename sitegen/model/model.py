@@ -15,7 +15,7 @@ from ..content import categories
 from ..content.config import SiteConfig
 from ..content.loader import Content, Entry
 from ..content.slugs import slugify, unique_slug
-from . import collisions, layout, people, signals
+from . import collisions, curated_lists, layout, people, signals
 from .cite_keys import assign_cite_keys, cite_bases
 from .network import Network, Ranking, Ref, sort_name
 from .people import Byline, People
@@ -23,8 +23,6 @@ from .site import Author, Paper, Site, Tag
 from .timeline import site_years
 
 RELATED_TAGS = 8
-# The reading queue: papers being read, then those waiting to be read (an entry's `status`)
-QUEUE_STATUSES = ("reading", "to-read")
 
 
 def newest_first(entries: Iterable[Entry]) -> list[Entry]:
@@ -85,7 +83,10 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     redirects, problems = who.redirects(author_slugs, root)
     upvotes = signals.upvote_histories(entries)
     site = Site(
-        config=config, papers=papers, order=order, recent=recent_order(entries), queue=queue_order(entries),
+        config=config, papers=papers, order=order, recent=curated_lists.listed(entries, curated_lists.recent_key),
+        queue=curated_lists.listed(entries, curated_lists.queue_key),
+        picks=curated_lists.listed(entries, curated_lists.pick_key),
+        home=curated_lists.listed(entries, curated_lists.home_key) if config.home_order == "added" else order,
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, redirects=redirects, cite_bases=bases, network=network, people=who,
@@ -133,22 +134,6 @@ def name_slugs(names: list[str]) -> dict[str, str]:
         result[name] = unique_slug(slugify(name), taken, name)
         taken.add(result[name])
     return result
-
-
-def recent_order(entries: list[Entry]) -> tuple[str, ...]:
-    added = [e for e in entries if e.added]
-    added.sort(key=lambda e: e.added or dt.date.min, reverse=True)  # stable: keeps newest-first ties
-    return tuple(e.slug for e in added)
-
-
-def queue_order(entries: list[Entry]) -> tuple[str, ...]:
-    """Slugs of the papers being read, then of those to read, each group in the site's order (newest first)."""
-    return tuple(e.slug for status in QUEUE_STATUSES for e in entries if e.status == status)
-
-
-def queue_key(entry: Entry, position: int) -> tuple[int, int]:
-    """The place of a queued entry in `queue_order`, given its place in the site's order."""
-    return QUEUE_STATUSES.index(entry.status or ""), position
 
 
 def _authors(entries: list[Entry], network: Network, slugs: dict[str, str], who: People) -> tuple[Author, ...]:

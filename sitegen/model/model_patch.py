@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
+from . import curated_lists as lists
 from . import model, signals, timeline
 from .cite_keys import assign_cite_keys, cite_base
 from .network import Ranking, Ref
@@ -122,13 +123,14 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
             changed_papers[slug] = paper
     # Papers not yet made are made when read: none is made here.
     new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
-    recent = site.recent
-    # By date added, ties in the site's order: it can only move when one of them did.
-    if tuple(order) != site.order or any(old[slug].added != e.added for slug, e in edited.items()):
-        recent = _recent(site.recent, order, edited, entry)
-    queue = site.queue
-    if any(status in model.QUEUE_STATUSES for slug, e in edited.items() for status in (old[slug].status, e.status)):
-        queue = _queue(site.queue, order, edited, entry)
+    # Each list the curator's marks make moves only when an edited paper is or was on it
+    recent, queue, picks = (
+        lists.reinserted(before, order, edited, entry, key)
+        if any(key(e, 0) is not None or key(old[slug], 0) is not None for slug, e in edited.items()) else before
+        for before, key in ((site.recent, lists.recent_key), (site.queue, lists.queue_key),
+                            (site.picks, lists.pick_key)))
+    home = lists.reinserted(site.home, order, edited, entry, lists.home_key) \
+        if site.config.home_order == "added" else tuple(order)
 
     # Authors on an edited paper whose rows (names, tags) are as before keep their co-authors and topics.
     same_rows = {slug for slug, e in edited.items()
@@ -159,8 +161,9 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     redirects = site.redirects if new_author_slugs is author_slugs else who.redirects(new_author_slugs, None)[0]
     upvotes, rising = _rising(site, edited)
     patched = replace(
-        site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, authors=authors, tags=tags,
-        categories=new_categories, years=new_years, redirects=redirects, upvotes=upvotes, rising=rising,
+        site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, picks=picks, home=home,
+        authors=authors, tags=tags, categories=new_categories, years=new_years, redirects=redirects, upvotes=upvotes,
+        rising=rising,
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
@@ -169,43 +172,8 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
                      {y.slug for y in new_years if y.year in year_lists},
                      # the reading queue's page and feed come and go, and so does the Rising page
                      same_files and bool(queue) == bool(site.queue) and patched.has_rising == site.has_rising,
-                     patched.order != site.order or patched.recent != site.recent or queue != site.queue, undo)
-
-
-def _recent(recent: tuple[str, ...], order: list[str], edited: Mapping[str, Entry],
-            entry: Callable[[str], Entry]) -> tuple[str, ...]:
-    """`model.recent_order` after the edit: the edited papers taken out and put back.
-
-    The list is sorted by date added, newest first, ties in the site's order; the papers
-    not edited keep their order in both, so only the edited ones can move, found by
-    bisection (a saved model's other entries are read a dozen times, not 10,000).
-    """
-    position = {slug: i for i, slug in enumerate(order)}
-
-    def key(slug: str) -> tuple[int, int]:
-        added = entry(slug).added
-        return -added.toordinal() if added else 0, position[slug]
-
-    kept = [slug for slug in recent if slug not in edited]
-    for slug in sorted(edited):
-        if edited[slug].added:
-            kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
-    return tuple(kept)
-
-
-def _queue(queue: tuple[str, ...], order: list[str], edited: Mapping[str, Entry],
-           entry: Callable[[str], Entry]) -> tuple[str, ...]:
-    """`model.queue_order` after the edit: as `_recent`, the edited papers taken out and put back."""
-    position = {slug: i for i, slug in enumerate(order)}
-
-    def key(slug: str) -> tuple[int, int]:
-        return model.queue_key(entry(slug), position[slug])
-
-    kept = [slug for slug in queue if slug not in edited]
-    for slug in sorted(edited):
-        if edited[slug].status in model.QUEUE_STATUSES:
-            kept.insert(bisect.bisect_left(kept, key(slug), key=key), slug)
-    return tuple(kept)
+                     patched.order != site.order or patched.recent != site.recent or queue != site.queue
+                     or picks != site.picks or home != site.home, undo)
 
 
 def _rising(site: Site, edited: Mapping[str, Entry]) -> tuple[Mapping[str, signals.History], signals.Rising]:

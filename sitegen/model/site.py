@@ -104,7 +104,9 @@ class Site:
     categories: tuple[Tag, ...]
     years: tuple[Year, ...]
     pages: int = 1
-    queue: tuple[str, ...] = ()  # the reading queue (see `queue_order`)
+    queue: tuple[str, ...] = ()  # the reading queue (see `curated_lists.queue_key`)
+    picks: tuple[str, ...] = ()  # where to start: pinned, then best rated papers (`curated_lists.pick_key`)
+    home: tuple[str, ...] = ()  # the home page's papers: by date added (`curated_lists.home_key`) or `order`
     # The papers that gained most upvotes between the last two captures, and what that is worked out from
     rising: signals.Rising = field(default_factory=signals.Rising)
     upvotes: Mapping[str, signals.History] = field(default_factory=dict, repr=False)  # slug -> upvotes by day

@@ -79,8 +79,8 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
         slugs, title, alt = site.recent, f"{cfg.title}: recently added", "recent/"
     elif spec.kind == "queue-feed":
         slugs, title, alt = site.queue, f"{cfg.title}: reading queue", layout.QUEUE
-    else:
-        slugs, title, alt = site.order, cfg.title, ""
+    else:  # the home page's: what a subscriber sees first is what its readers see first
+        slugs, title, alt = site.home, cfg.title, ""
     full = spec.kind in FULL_TEXT
     papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
     updated = max(map(_updated, papers), default=_EPOCH)

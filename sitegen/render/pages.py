@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from ..content import categories, mathtext
 from ..content.loader import AuthorProfile
-from ..model import layout, related, routes
+from ..model import curated_lists, layout, related, routes
 from ..model.routes import PageSpec
 from ..model.site import Author, Paper, Site, Tag
 from ..model.timeline import MONTH_NAMES
@@ -49,12 +49,15 @@ def page_context(r: PageTools, spec: PageSpec, root: str) -> dict[str, Any]:
 def _home(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     n = int(spec.key)
     size = site.config.page_size
-    slugs = site.order[(n - 1) * size : n * size]
+    slugs = site.home[(n - 1) * size : n * size]
     return {
         "title": site.config.title if n == 1 else f"{site.config.title} — page {n}",
         "description": site.config.description,
         "items": r.items(slugs, root, level=2),
         "page_number": n, "page_count": site.pages, "total": len(site.order),
+        "by_added": site.config.home_order == "added",
+        # where to start: the curator's pinned and best rated papers, above the first page's list
+        "picks": [site.papers[slug] for slug in site.picks[:curated_lists.PICKS_SHOWN]] if n == 1 else [],
         "first_index": (n - 1) * size + 1,
         "prev_url": None if n == 1 else ("" if n == 2 else f"page/{n - 1}/"),
         "next_url": f"page/{n + 1}/" if n < site.pages else None,

@@ -32,7 +32,7 @@ def test_a_complete_entry_is_valid_and_normalized() -> None:
         "date: 2025-02-04\ncategory: cs.DC\ntags: [x]\nscore: 69.4\nupvotes: 2\n"
         "links: {code: 'https://github.com/a/b'}\narxiv: '2101.00010'\ndoi: 10.1145/3581784.3607040\n"
         "status: to-read\nrating: 5\ndraft: false\nvenue: SC 2023\nwithdrawn: true\nenrich: true\n"
-        "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\n"
+        "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\nsummary: Worth it.\npinned: true\n"
         "extra: {slides: 'https://x.org/s', seen: 2026-01-02}\n")
     assert problems == []
     # a date as text, as the cache keeps it

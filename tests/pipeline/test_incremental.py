@@ -86,6 +86,14 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "abstract", f"'Abstract {b} with $x<{b}$ & more.'")
     elif kind == "status" and target:  # into the reading queue, within it, or out of it
         _replace_field(target, "status", ("to-read", "reading", "read")[b % 3])
+    elif kind == "rating" and target:  # onto the home page's "start here" list (4 and 5), within it, or off it
+        _replace_field(target, "rating", str(1 + b % 5))
+    elif kind == "pin" and target:
+        _replace_field(target, "pinned", ("true", "false")[b % 2])
+    elif kind == "summary" and target:  # the take a card shows, in place of the notes' first paragraph
+        _replace_field(target, "summary", f"'Take {b}: worth it & more'" if b % 3 else "null")
+    elif kind == "partial" and target:  # a year or a month alone
+        _replace_field(target, "date", ("2019", f"2019-0{1 + b % 9}")[b % 2])
     elif kind == "added" and target:
         _replace_field(target, "added", f"2026-0{1 + b % 9}-01")
     elif kind == "sighting" and target:  # seen on other days with other upvotes: its chart, the Rising page
@@ -118,7 +126,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 OPS = st.tuples(
     st.sampled_from(["title", "date", "undate", "tags", "authors", "byline", "alias", "unalias", "body", "abstract",
-                     "status", "added", "sighting", "new", "delete", "rename", "template", "config", "css"]),
+                     "status", "rating", "pin", "summary", "partial", "added", "sighting", "new", "delete", "rename",
+                     "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 

@@ -103,9 +103,10 @@ def test_the_preview_policy_after_any_edit_sequence_equals_a_clean_preview(
 
 def test_a_notes_edit_renders_only_its_paper_page(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=ALL)
+    paper = sorted((root / "content/papers").glob("*.md"))[3]
+    paper.write_text(paper.read_text() + "\nMy take, which cards show.\n")
     engine = SiteEngine(root, tmp_path / "out")
     engine.build()
-    paper = sorted((root / "content/papers").glob("*.md"))[3]
     paper.write_text(paper.read_text() + "\nA new thought.\n")
     change = engine.update([paper])
     page = f"papers/{paper.stem}/index.html"
@@ -114,6 +115,9 @@ def test_a_notes_edit_renders_only_its_paper_page(tmp_path: Path) -> None:
     assert all(out.endswith((".xml", ".json")) for out in change.written if out != page)  # feeds carry notes
     pages = [k for k in engine.engine.memo.records if k[0] == "page"]
     assert len(pages) == len(engine.plan)
+    paper.write_text(paper.read_text().replace("My take, which", "My new take, which"))
+    change = engine.update([paper])
+    assert "index.html" in change.written  # the first paragraph is the card's take: the lists show it
 
 
 def test_a_title_edit_renders_only_the_pages_that_show_the_title(tmp_path: Path) -> None:

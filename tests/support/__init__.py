@@ -19,6 +19,7 @@ from .browser import (
     open_page,
     run_axe,
     screenshot,
+    sideways_overflow,
 )
 from .env import ARTIFACTS_DIR, AXE_JS, CHROMIUM, NODE_MODULES, REPO_ROOT, VNU_JAR, missing_tool, on_ci
 from .links import BrokenLink, crawl_links, describe_broken, parse_page
@@ -53,4 +54,5 @@ __all__ = [
     "run_vnu",
     "screenshot",
     "serve_directory",
+    "sideways_overflow",
 ]

@@ -46,6 +46,7 @@ __all__ = [
     "open_page",
     "run_axe",
     "screenshot",
+    "sideways_overflow",
 ]
 
 CHROMIUM_ARGS = [
@@ -222,3 +223,28 @@ def screenshot(page: Page | RecordedPage, name: str, *, full_page: bool = True, 
     path = target_dir / safe
     _raw(page).screenshot(path=path, full_page=full_page)
     return path
+
+
+def sideways_overflow(page: Page | RecordedPage) -> list[str]:
+    """Elements reaching past the right edge of the viewport (what makes a phone page scroll sideways), but for
+    those inside a region that scrolls on its own: a wide table, code, a row of chips or a menu that scrolls
+    sideways (any box whose own `overflow-x` is auto or scroll, and which itself fits)."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """() => {
+            const width = document.documentElement.clientWidth, out = [];
+            const scrolls = el => { for (let p = el.parentElement; p instanceof Element && p !== document.body;
+                                         p = p.parentElement) {
+                const x = getComputedStyle(p).overflowX;
+                if ((x === 'auto' || x === 'scroll') && p.getBoundingClientRect().right <= width + 1) return true;
+            } return false; };
+            for (const el of document.querySelectorAll('body *')) {
+                const box = el.getBoundingClientRect();
+                if (box.width && box.right > width + 1 && !el.closest('.table-scroll, pre') && !scrolls(el)) {
+                    out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(box.right)}`);
+                }
+            }
+            const scrolled = document.documentElement.scrollWidth;
+            if (scrolled > width) out.unshift(`page scrollWidth=${scrolled}`);
+            return out.slice(0, 10);
+        }"""
+    )

@@ -24,6 +24,7 @@ from .identity import choose_key, state_keys
 from .merge import merge_into, title_key
 
 AUTHOR_FIELDS = ("name", "category", "h_index", "papers", "citations", "novelty_percent", "ai_score")
+SOURCE_FIELDS = ("source", "captured")  # which profile page the figures come from, and when it was captured
 
 
 @dataclass
@@ -74,6 +75,7 @@ def plan(dumps: list[ParsedDump], files: list[AuthorFile], folder: Path, root: P
             continue
         fields: dict[str, Any] = {k: dump.header[k] for k in AUTHOR_FIELDS if k in dump.header}
         fields["source"] = dump.path.rsplit("/", 1)[-1]
+        fields["captured"] = dump.captured  # the figures are as of then
         name = str(fields["name"])
         target = _find(name, fields["source"], known)
         if target is None:
@@ -85,8 +87,8 @@ def plan(dumps: list[ParsedDump], files: list[AuthorFile], folder: Path, root: P
             used.add(target.key)
         key = target.key
         meta, state[key] = merge_into(target.meta, fields, state.get(key, {}), update)
-        meta = {k: meta[k] for k in (*AUTHOR_FIELDS, "source") if k in meta} | \
-            {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k != "source"}
+        meta = {k: meta[k] for k in (*AUTHOR_FIELDS, *SOURCE_FIELDS) if k in meta} | \
+            {k: v for k, v in meta.items() if k not in AUTHOR_FIELDS and k not in SOURCE_FIELDS}
         if not (target.text and meta == target.meta):  # nothing new: the file stays as its curator wrote it
             text = rewritten_yaml(target.text, meta, fields_schema.AUTHOR_FIELDS)
             if text != target.text:

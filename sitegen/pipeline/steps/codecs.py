@@ -42,6 +42,7 @@ TYPES: dict[str, Any] = {
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
+    "picks": tuple[str, ...], "home": tuple[str, ...], "home_slice": tuple[str, ...],
     "rising": Rising, "has_rising": bool,
     "count": int, "order_slice": tuple[str, ...], "tag_counts": tuple[tuple[str, str, bool, int], ...],
     "year_counts": tuple[tuple[str, str, int, int, tuple[int, ...], tuple[tuple[int, str, int], ...]], ...],

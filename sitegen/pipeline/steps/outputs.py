@@ -41,7 +41,7 @@ OWNER = {"paper": "paper", "cite-bib": "paper", "cite-ris": "paper", "cite-json"
 
 
 # What a page reads of the site's long lists, part by part (views.py)
-VIEWS: dict[str, Callable[[Context], Any]] = {"order": views.OrderView, "tags": views.tag_views,
+VIEWS: dict[str, Callable[[Context], Any]] = {"order": views.OrderView, "home": views.HomeView, "tags": views.tag_views,
                                               "years": views.year_views}
 FRAME = ("config", "environment", "assets", "queued", "has_rising")  # what (nearly) every page reads
 
@@ -117,7 +117,7 @@ class RecordedSite(_Bound):
             return self._ctx.get("config")
         if name in VIEWS:
             return VIEWS[name](self._ctx)
-        if name in ("recent", "queue", "queued", "pages", "authors", "categories",
+        if name in ("recent", "queue", "queued", "picks", "pages", "authors", "categories",
                     "rising", "has_rising", "collaboration"):
             return self._ctx.get(name)
         raise AttributeError(name)

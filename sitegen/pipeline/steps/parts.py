@@ -53,7 +53,8 @@ def _author(author: Author) -> int:
 
 
 VIEWS: dict[str, Callable[[Site], Any]] = {
-    "order": lambda s: s.order, "recent": lambda s: s.recent, "queue": lambda s: s.queue,
+    "order": lambda s: s.order, "recent": lambda s: s.recent, "queue": lambda s: s.queue, "picks": lambda s: s.picks,
+    "home": lambda s: s.home,
     "queued": lambda s: bool(s.queue), "rising": lambda s: s.rising, "has_rising": lambda s: s.has_rising,
     "pages": lambda s: s.pages, "redirects": lambda s: tuple(tuple(r) for r in s.redirects), "tags": lambda s: s.tags,
     "categories": lambda s: s.categories, "years": lambda s: s.years,

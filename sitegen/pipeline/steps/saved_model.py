@@ -43,6 +43,8 @@ class SavedSite(msgspec.Struct, array_like=True):
     order: tuple[str, ...]
     recent: tuple[str, ...]
     queue: tuple[str, ...]
+    picks: tuple[str, ...]
+    home: tuple[str, ...]
     authors: tuple[tuple[str, str, tuple[str, ...], AuthorProfile | None], ...]
     tags: tuple[Tag, ...]
     categories: tuple[Tag, ...]
@@ -76,7 +78,7 @@ def _plain(built: Built) -> SavedSite:
     papers = site.papers
     rows = {slug: papers.row(slug) if isinstance(papers, SavedPapers) else row_of(papers[slug]) for slug in papers}
     return SavedSite(
-        site.config, rows, dict(built.keys), site.order, site.recent, site.queue,
+        site.config, rows, dict(built.keys), site.order, site.recent, site.queue, site.picks, site.home,
         tuple((a.name, a.slug, a.papers, a.profile) for a in site.authors), site.tags, site.categories, site.years,
         site.pages, site.rising, dict(site.upvotes), site.redirects, site.cite_bases, dict(network.names_of),
         dict(network.tags_of), network.authors.slugs, network.tags.slugs, site.people, built.profiles,
@@ -102,8 +104,9 @@ def _body(saved: SavedSite, value_of: Callable[[Key], Any]) -> Body:
     authors = tuple(Author(name, slug, papers, profile, network) for name, slug, papers, profile in saved.authors)
     site = Site(
         config=saved.config, papers=SavedPapers(saved.papers, entry_of), order=saved.order, recent=saved.recent,
-        queue=saved.queue, authors=authors, tags=saved.tags, categories=saved.categories, years=saved.years,
-        pages=saved.pages, rising=saved.rising, upvotes=saved.upvotes, redirects=saved.redirects,
+        queue=saved.queue, picks=saved.picks, home=saved.home, authors=authors, tags=saved.tags,
+        categories=saved.categories, years=saved.years, pages=saved.pages, rising=saved.rising,
+        upvotes=saved.upvotes, redirects=saved.redirects,
         author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in saved.tags},
         cite_bases=saved.cite_bases, network=network, people=saved.people)
     return Body(site, saved.profiles, saved.warnings, saved.keys)

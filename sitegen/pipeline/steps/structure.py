@@ -105,6 +105,8 @@ class Structure:
             simple("order", lambda site: site.order),
             simple("recent", lambda site: site.recent),
             simple("queue", lambda site: site.queue),
+            simple("picks", lambda site: site.picks),
+            simple("home", lambda site: site.home),
             simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
             simple("rising", lambda site: site.rising),
             simple("has_rising", lambda site: site.has_rising, str),  # likewise

@@ -30,6 +30,7 @@ def steps() -> list[Step]:
     return [
         Step("count", 5, lambda ctx, arg: len(ctx.get("order")), str),
         Step("order_slice", 5, order_slice, digest),
+        Step("home_slice", 5, lambda ctx, bounds: tuple(ctx.get("home")[bounds[0]:bounds[1]]), digest),
         Step("tag_counts", 5, tag_counts, digest),
         Step("year_counts", 5, year_counts, digest),
     ]
@@ -53,6 +54,7 @@ class OrderView(Sequence[str]):
     """The site's order: its length and its slices each read apart, anything else read whole."""
 
     __slots__ = ("_ctx",)
+    WHOLE, SLICE = "order", "order_slice"
 
     def __init__(self, ctx: Context):
         self._ctx = ctx
@@ -74,11 +76,18 @@ class OrderView(Sequence[str]):
             start, stop = index.start or 0, index.stop
             if start < 0 or stop is None or stop < 0:
                 start, stop, _ = index.indices(len(self))
-            return self._ctx.get("order_slice", (start, max(start, stop)))
-        return self._ctx.get("order")[index]
+            return self._ctx.get(self.SLICE, (start, max(start, stop)))
+        return self._ctx.get(self.WHOLE)[index]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._ctx.get("order"))
+        return iter(self._ctx.get(self.WHOLE))
+
+
+class HomeView(OrderView):
+    """The home page's order (`site.yaml`'s `home_order`): every paper, so its length is the order's."""
+
+    __slots__ = ()
+    WHOLE, SLICE = "home", "home_slice"
 
 
 class Counted(Sequence[str]):

@@ -99,7 +99,8 @@ def test_two_author_profiles(bare_site: Path) -> None:
     run_import(bare_site)
     data, _ = frontmatter.load_yaml((bare_site / "content/authors/ahan-gupta.yaml").read_text(), "a")
     assert data == {"name": "Ahan Gupta", "category": "cs.LG", "h_index": 12, "papers": 6, "citations": 18,
-                    "novelty_percent": 67, "ai_score": 55, "source": PROFILE_A}
+                    "novelty_percent": 67, "ai_score": 55, "source": PROFILE_A,
+                    "captured": dt.date(2026, 5, 19)}  # the figures are as of the page's capture
 
 
 def test_golden_sample_entries(bare_site: Path) -> None:
