@@ -12,9 +12,10 @@ import yaml
 WORKFLOWS = Path(__file__).resolve().parent.parent / ".github/workflows"
 WORKFLOW = WORKFLOWS / "pages.yml"
 TESTS = WORKFLOWS / "tests.yml"
+DAILY = Path(__file__).resolve().parent.parent / "sitegen/ingest/starter/daily.yml"  # what `sitegen init` writes
 
 
-@pytest.mark.parametrize("workflow", [WORKFLOW, TESTS], ids=lambda p: p.name)
+@pytest.mark.parametrize("workflow", [WORKFLOW, TESTS, DAILY], ids=lambda p: p.name)
 def test_actionlint_passes(workflow: Path) -> None:
     exe = shutil.which("actionlint")
     if exe is None:
@@ -53,3 +54,18 @@ def test_least_privilege_pinned_and_serialized() -> None:
     # a runner is thrown away after the build: nothing cached is read or written (benchmarks/publish_path)
     assert [s["run"] for s in build if "sitegen build" in s.get("run", "")] == ["sitegen build --no-cache"]
     assert any("steps.pages.outputs.base_url" in str(s.get("env", "")) for s in build)
+
+
+def test_the_daily_proposal_imports_the_matching_papers_and_opens_a_pull_request() -> None:
+    flow = yaml.safe_load(DAILY.read_text())
+    triggers = flow[True]  # YAML 1.1 reads the key `on` as true
+    assert triggers["schedule"][0]["cron"] == "30 7 * * *" and "workflow_dispatch" in triggers
+    assert flow["permissions"] == {"contents": "write", "pull-requests": "write"}
+    steps = flow["jobs"]["propose"]["steps"]
+    runs = [s.get("run", "") for s in steps]
+    assert 'sitegen import --hf-daily "$DAY" --match-tags' in runs and "pip install -r requirements.txt" in runs
+    proposal = steps[-1]
+    assert proposal["uses"].startswith("peter-evans/create-pull-request@")
+    assert proposal["with"]["add-paths"] == "content/"
+    assert all(len(s["uses"].split("@")[1].split()[0]) == 40 for s in steps if "uses" in s), "pinned to commits"
+    assert "${{ inputs.day }}" not in "".join(runs)  # the input reaches the shell as an environment variable

@@ -38,10 +38,13 @@ from .options import iso_date, publication_date, root_option, verbosity
               help="Refresh importer-owned fields a person has not edited (edits are always kept).")
 @click.option("--hf-daily", "dailies", multiple=True, metavar="DATE",
               help="Import Hugging Face's Daily Papers of a day (2026-03-06), ISO week (2026-W10) or month (2026-03).")
+@click.option("--match-tags", is_flag=True,
+              help="With --hf-daily: only the papers site.yaml's tag map gives a tag (its keywords in the title, "
+                   "abstract or keywords).")
 @click.option("--delay", type=click.FloatRange(0, 3600), default=None, metavar="SECONDS",
               help="Seconds between requests to one source (default: each source's own rule).")
 def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None, update: bool,
-                   dailies: tuple[str, ...], delay: float | None) -> None:
+                   dailies: tuple[str, ...], match_tags: bool, delay: float | None) -> None:
     """Import dumps (default: every file in content/dumps/), or papers by arXiv id or URL, Hugging Face
     paper URL, DOI or .bib file, into content/papers/*.md."""
     from ..ingest.enrich.by_id import import_papers, missing_message, split_arguments
@@ -54,10 +57,13 @@ def import_command(root: Path, paths: tuple[str, ...], captured: dt.date | None,
         raise click.UsageError("import dump files and papers named by id (or --hf-daily) in two runs")
     if captured and not given.dumps:
         raise click.UsageError("--captured needs the dump files it applies to")
+    if match_tags and not dailies:
+        raise click.UsageError("--match-tags chooses among the papers of --hf-daily listings: give a day, week "
+                               "or month")
     if given.named or dailies:
         with failures(), progress_line("Looking up") as tick:
             site_config.require(root)
-            outcome = import_papers(root, given.named, dailies, update, delay, progress=tick)
+            outcome = import_papers(root, given.named, dailies, update, delay, progress=tick, match_tags=match_tags)
         print_diagnostics(outcome.report.items)
         for kind, shown in [*(("new", s) for s in outcome.new), *(("merged", s) for s in outcome.merged)]:
             say(f"  {kind} {shown}")

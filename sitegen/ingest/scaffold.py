@@ -235,9 +235,10 @@ def _own_checkout() -> Path | None:
     return SOURCE_TREE if project.get("project", {}).get("name") == DISTRIBUTION else None
 
 
-def starter_workflow() -> str:
-    """The Pages workflow of a new site, shipped inside the package (kept in sync with the repo's by a test)."""
-    return importlib.resources.files("sitegen.ingest").joinpath("starter/pages.yml").read_text(encoding="utf-8")
+def starter_workflow(name: str = "pages.yml") -> str:
+    """A workflow of a new site, shipped inside the package: `pages.yml` publishes (kept in sync with the repo's
+    by a test), `daily.yml` proposes each day's matching Daily Papers as a pull request."""
+    return importlib.resources.files("sitegen.ingest").joinpath(f"starter/{name}").read_text(encoding="utf-8")
 
 
 def init_site(target: Path, title: str = "My reading list", curator: str = "",
@@ -259,6 +260,7 @@ def init_site(target: Path, title: str = "My reading list", curator: str = "",
         "content/authors/.gitkeep": "",
         "requirements.txt": requirements.text,
         ".github/workflows/pages.yml": starter_workflow(),
+        ".github/workflows/daily.yml": starter_workflow("daily.yml"),
         **editor_files(),
     }
     created = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 # Where a kind of dump showed the paper, as a reader knows the place
 DUMPS = {"hf-daily-papers": "Seen on Hugging Face Daily Papers",
@@ -29,6 +30,9 @@ def _sentence(record: Mapping[str, Any]) -> str:
     if record.get("api"):
         name = APIS.get(str(record["api"]), str(record["api"]))
         ident = f" as {record['id']}" if record.get("id") else ""
+        if record["api"] == "hand":  # looked up by the curator: the page that confirmed it, by its site's name
+            host = urlsplit(str(record.get("url", ""))).hostname or ""
+            return f"Identified by hand{ident}{f' from {host}' if host else ''}{_on(record.get('retrieved'))}"
         return f"Identified on {name}{ident}{_on(record.get('retrieved'))}"
     if not record.get("format"):
         return ""

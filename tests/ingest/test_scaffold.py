@@ -44,6 +44,8 @@ def test_init_new_build_gives_a_working_site(tmp_path: Path, base_url: str, base
     broken = crawl_links(public, base_path)
     assert not broken, describe_broken(broken)
     assert (site / ".github/workflows/pages.yml").is_file() and (site / "content/dumps").is_dir()
+    assert (site / ".github/workflows/daily.yml").read_text() == (
+        Path(__file__).resolve().parents[2] / "sitegen/ingest/starter/daily.yml").read_text()
 
 
 def test_init_refuses_an_existing_site(tmp_path: Path) -> None:

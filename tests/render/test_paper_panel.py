@@ -42,12 +42,15 @@ def test_provenance_is_told_as_sentences_without_file_names() -> None:
         _record(api="arxiv", id="2401.00001", retrieved=dt.date(2026, 5, 20), match="title"),
         _record(file="003.txt", format="hf-daily-papers", captured=dt.date(2026, 4, 18), upvotes=1),
         _record(file="orphan.txt"),  # says nothing a reader can use
+        _record(api="hand", id="2205.14135", url="https://huggingface.co/papers/2205.14135",
+                retrieved=dt.date(2026, 11, 29)),
     ]
     assert provenance.sentences(records) == (
         "Seen on Hugging Face Daily Papers on Apr 17, 2026 with 21 upvotes",
         "Listed in an author's profile on a paper-ranking site on May 19, 2026 with a score of 69.4",
         "Identified on arXiv as 2401.00001 on May 20, 2026",
         "Seen on Hugging Face Daily Papers on Apr 18, 2026 with 1 upvote",
+        "Identified by hand as 2205.14135 from huggingface.co on Nov 29, 2026",
     )
 
 

@@ -12,7 +12,7 @@ that cannot be reached leaves content/ as it was.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -59,9 +59,11 @@ class Outcome:
     merged: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     report: Report = field(default_factory=Report)
+    passed_over: int = 0  # papers of the listings that matched no tag of the site (`--match-tags`)
 
     def summary(self) -> str:
-        return f"{len(self.new)} new, {len(self.merged)} merged, {len(self.unchanged)} unchanged"
+        over = f"; {self.passed_over} listed paper(s) matched no tag and were left out" if self.passed_over else ""
+        return f"{len(self.new)} new, {len(self.merged)} merged, {len(self.unchanged)} unchanged{over}"
 
 
 def split_arguments(arguments: Sequence[str]) -> Arguments:
@@ -169,12 +171,14 @@ class _Site:
 
 
 def _ask(site: _Site, wanted: list[Wanted], days: list[tuple[str, Daily]], update: bool, delay: float | None,
-         report: Report, progress: Progress) -> tuple[list[Imported], PendingStore, dt.date]:
-    """Every lookup, answers held back; a source that cannot be reached is one error and the end of the run."""
+         report: Report, progress: Progress,
+         listed: Callable[[list[Wanted]], list[Wanted]] = list) -> tuple[list[Imported], PendingStore, dt.date]:
+    """Every lookup, answers held back; a source that cannot be reached is one error and the end of the run.
+    `listed` chooses among the papers of the listings (`--match-tags`), before anything is asked of them."""
     store = PendingStore(Store.for_site(site.root).root)
     fetcher = Fetcher(store=store, delay=delay)
     try:
-        wanted = wanted + listings(days, HfClient(fetcher), update, report, progress)
+        wanted = wanted + listed(listings(days, HfClient(fetcher), update, report, progress))
         look_up(wanted, fetcher, update, report, progress)
     except EnrichError as exc:
         at = Location(relpath(exc.path, site.root)) if isinstance(exc, StoreError) else Location(".")
@@ -226,8 +230,10 @@ def _commit(site: _Site, entries: list[Entry], store: PendingStore, report: Repo
 
 
 def import_papers(root: Path, arguments: Sequence[str], dailies: Sequence[str] = (), update: bool = False,
-                  delay: float | None = None, progress: Progress | None = None) -> Outcome:
-    """Import the papers named (ids, URLs, DOIs, .bib files) and listed (`--hf-daily`) into content/papers/."""
+                  delay: float | None = None, progress: Progress | None = None, match_tags: bool = False) -> Outcome:
+    """Import the papers named (ids, URLs, DOIs, .bib files) and listed (`--hf-daily`) into content/papers/;
+    with `match_tags`, only those of the listings the site's tag map gives a tag (its keywords found in the
+    title, abstract or Hugging Face's keywords), as the importer tags papers."""
     tick = progress or (lambda _: None)
     outcome = Outcome()
     report = outcome.report
@@ -236,7 +242,13 @@ def import_papers(root: Path, arguments: Sequence[str], dailies: Sequence[str] =
     days = _read_dailies(dailies, report)
     if report.has_errors:
         return outcome
-    items, store, today = _ask(site, wanted, days, update, delay, report, tick)
+    def matching(listed: list[Wanted]) -> list[Wanted]:
+        kept = [w for w in listed if w.given is None or site.tagger.tags_for(
+            w.given.title, w.given.abstract, *w.given.keywords)]
+        outcome.passed_over = len(listed) - len(kept)
+        return kept
+
+    items, store, today = _ask(site, wanted, days, update, delay, report, tick, matching if match_tags else list)
     if report.has_errors:
         return outcome
     touched: dict[Path, Entry] = {}

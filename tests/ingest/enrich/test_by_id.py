@@ -447,3 +447,23 @@ def test_an_unquoted_arxiv_id_finds_its_entry_and_is_written_back_quoted(site: P
     text = entry.read_text(encoding="utf-8")
     assert "arxiv: '2407.13168'\n" in text and "mine: kept as written\n" in text and text.endswith("My notes.\n")
     assert meta(entry)["authors"] == SCICODE_AUTHORS
+
+
+def test_match_tags_imports_only_the_listed_papers_the_tag_map_tags(site: Path, replay: ReplayServer) -> None:
+    listing = json.loads((FIXTURES / "hf" / "daily_papers_2026-03-06.json").read_text())
+    other = json.loads(json.dumps(listing[0]))  # the recorded shape, about another subject
+    other["paper"].update(id="2603.00001", title="Surface codes for neutral atoms",
+                          summary="We decode surface codes on neutral-atom arrays.", ai_keywords=["quantum"])
+    other["title"], other["summary"] = other["paper"]["title"], other["paper"]["summary"]
+    replay.add("/api/daily_papers", Reply.json([*listing, other]),
+               query={"date": "2026-03-06", "p": "0", "limit": "100"})
+    result = sitegen(site, "--hf-daily", "2026-03-06", "--match-tags")
+    assert result.exit_code == 0, result.output
+    assert "1 new, 0 merged, 0 unchanged; 1 listed paper(s) matched no tag and were left out" in result.stdout
+    assert sorted(p.name for p in (site / "content" / "papers").glob("*.md")) == [CIRCLE_FILE]
+    assert "GET /api/query id_list=2603.00001" not in asked(replay)  # nothing asked about a paper left out
+
+
+def test_match_tags_needs_a_listing(site: Path) -> None:
+    result = sitegen(site, "2407.13168", "--match-tags")
+    assert result.exit_code == 2 and "--match-tags chooses among the papers of --hf-daily listings" in result.output
