@@ -20,7 +20,7 @@ from .options import base_url_option, root_option, verbosity
 def check_command(root: Path, strict: bool) -> None:
     """Validate site.yaml, every entry and every author file; list every problem, and names that may be one person."""
     from ..content.loader import load_content
-    from ..model import duplicates
+    from ..model import duplicates, mentions
     from ..render.theme_check import check_theme
 
     report = Report()
@@ -29,6 +29,7 @@ def check_command(root: Path, strict: bool) -> None:
         cfg = site_config.load(root)
         content = load_content(root, report)
         report.extend(duplicates.check(content, root))  # who is who, and names that may be one person
+        report.extend(mentions.check(content.entries))  # [[slug]] in notes names a paper of the list
         check_theme(root, cfg, report)  # the theme resolved and every template loaded, as a build would
     print_diagnostics(report.items)
     if report.has_errors:

@@ -50,6 +50,7 @@ class Entry:
     pinned: bool = False  # `pinned: true`: first among the papers the home page says to start with
     lead_html: str = ""  # the notes' first paragraph, cut short, as text with math: the take when there is no summary
     take_html: str = ""  # what a card shows of the curator: the summary, else the notes' lead
+    mentions: tuple[tuple[str, int], ...] = ()  # each `[[target]]` of the notes and its line in the file
 
     @property
     def hidden_authors(self) -> int:

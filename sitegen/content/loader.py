@@ -292,10 +292,12 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
     title = meta["title"].strip()
     same_title = previous is not None and previous.title == title
     same_abstract = previous is not None and previous.abstract == abstract
-    if previous is not None and previous.notes == doc.body:
-        notes_html, notes_text, lead_html = previous.notes_html, previous.notes_text, previous.lead_html
+    if previous is not None and previous.notes == doc.body and previous.body_line == doc.body_line:
+        notes = markdown.Notes(previous.notes_html, previous.notes_text, previous.lead_html,
+                               tuple((target, line - doc.body_line) for target, line in previous.mentions))
     else:
-        notes_html, notes_text, lead_html = markdown.render_notes(doc.body)
+        notes = markdown.render_notes(doc.body)
+    notes_html, notes_text, lead_html = notes.html, notes.text, notes.lead
     summary = " ".join(meta.get("summary", "").split())
     published, precision = dates.split(meta.get("date"))
     return Entry(
@@ -333,6 +335,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         summary=summary,
         pinned=meta.get("pinned", False),
         lead_html=lead_html,
+        mentions=tuple((target, doc.body_line + line) for target, line in notes.mentions),
         take_html=(previous.take_html if previous and previous.summary == summary else markdown.text_with_math(summary))
         if summary else lead_html,
         digest=hashlib.sha256(text.encode("utf-8")).hexdigest()[:16],
@@ -343,6 +346,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
 def same_front_matter(old: Entry, new: Entry) -> bool:
     """Whether two versions of an entry differ at most in their notes (the Markdown body)."""
     return replace(new, notes=old.notes, notes_html=old.notes_html, notes_text=old.notes_text, lead_html=old.lead_html,
+                   mentions=old.mentions,
                    digest=old.digest, body_line=old.body_line) == old
 
 

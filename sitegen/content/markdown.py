@@ -11,7 +11,9 @@ import html
 import re
 import xml.etree.ElementTree as ET
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
+
+from . import mentions
 
 if TYPE_CHECKING:  # imported when notes are first rendered: an edit that changed no notes has no need of it
     from markdown_it import MarkdownIt
@@ -184,6 +186,7 @@ def parser() -> MarkdownIt:
     # `- [ ]` and `- [x]`: checkboxes a reader sees but cannot tick, each labelled by its item's text
     md.use(tasklists_plugin, enabled=False, label=True)
     md.core.ruler.push("notes_headings", _heading_levels)
+    mentions.install(md)  # [[slug]], [[slug|text]], [[2205.14135]]
     md.add_render_rule("math_inline", _math_inline)
     md.add_render_rule("math_inline_double", _math_inline)
     md.add_render_rule("math_block", _math_block)
@@ -209,14 +212,24 @@ def plain_text(source: str) -> str:
 TAKE_SIZE = 200  # characters of the notes' first paragraph a card shows as the curator's take
 
 
-def render_notes(source: str) -> tuple[str, str, str]:
-    """Both of the above from one parse (parsing is most of rendering), and the lead: what the loader uses."""
+class Notes(NamedTuple):
+    """What the loader keeps of an entry's notes, all from one parse (parsing is most of rendering)."""
+
+    html: str
+    text: str  # for search indexes and descriptions
+    lead: str  # the first paragraph, cut short: a card's take
+    mentions: tuple[tuple[str, int], ...] = ()  # each `[[target]]` and its line in the notes (0-based)
+
+
+def render_notes(source: str) -> Notes:
+    """Both of the above from one parse, with the lead and the mentions: what the loader uses."""
     if not source.strip():
-        return "", "", ""
+        return Notes("", "", "")
     env: dict[str, Any] = {}
     md = parser()
     tokens = md.parse(source, env)
-    return md.renderer.render(tokens, md.options, env), _inline_text(tokens), _lead(tokens)
+    return Notes(md.renderer.render(tokens, md.options, env), _inline_text(tokens), _lead(tokens),
+                 mentions.found(tokens))
 
 
 def _lead(tokens: list[Token]) -> str:
@@ -233,6 +246,8 @@ def _lead(tokens: list[Token]) -> str:
                     words.append(child.content)
                 elif child.type in ("math_inline", "math_inline_double"):
                     words.append(f"${child.content}$")
+                elif child.type == "mention":  # a paper named in passing: the text written for it, else its name
+                    words.append(child.meta["text"] or child.meta["target"])
                 elif child.type in ("softbreak", "hardbreak"):
                     words.append(" ")
             text = " ".join("".join(words).split())

@@ -15,7 +15,7 @@ from ..content import categories
 from ..content.config import SiteConfig
 from ..content.loader import Content, Entry
 from ..content.slugs import slugify, unique_slug
-from . import collisions, curated_lists, layout, people, signals
+from . import collisions, curated_lists, layout, mentions, people, signals
 from .cite_keys import assign_cite_keys, cite_bases
 from .network import Network, Ranking, Ref, sort_name
 from .people import Byline, People
@@ -82,6 +82,8 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     tags = _tags(entries, tag_slugs)
     redirects, problems = who.redirects(author_slugs, root)
     upvotes = signals.upvote_histories(entries)
+    by_arxiv = mentions.arxiv_slugs(entries)
+    noted, unknown_mentions = mentions.site_mentions(entries, papers, by_arxiv)
     site = Site(
         config=config, papers=papers, order=order, recent=curated_lists.listed(entries, curated_lists.recent_key),
         queue=curated_lists.listed(entries, curated_lists.queue_key),
@@ -90,10 +92,10 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
         authors=authors, tags=tags, categories=site_categories(entries), years=site_years(entries),
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, redirects=redirects, cite_bases=bases, network=network, people=who,
-        upvotes=upvotes, rising=signals.rising(upvotes),
+        upvotes=upvotes, rising=signals.rising(upvotes), mentions=noted, arxiv_slugs=by_arxiv,
     )
     report = report if report is not None else Report()
-    report.extend([*who.problems, *problems])
+    report.extend([*who.problems, *problems, *unknown_mentions])
     report.extend(collisions.category_spellings(entries, root))
     report.extend(collisions.clashes(site, entries, root))
     if report.has_errors:

@@ -21,6 +21,7 @@ from typing import TypeVar
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
 from . import curated_lists as lists
+from . import mentions as mention_index
 from . import model, signals, timeline
 from .cite_keys import assign_cite_keys, cite_base
 from .network import Ranking, Ref
@@ -121,6 +122,10 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
             paper = replace(before, cite_key=key, newer=newer, older=older)
         if paper != before:
             changed_papers[slug] = paper
+    noted = mention_index.patched(site.mentions, site.arxiv_slugs, edited, old, papers, order)
+    if noted is None:
+        return None
+    mentions, by_arxiv, mentioned = noted
     # Papers not yet made are made when read: none is made here.
     new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
     # Each list the curator's marks make moves only when an edited paper is or was on it
@@ -162,12 +167,12 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     upvotes, rising = _rising(site, edited)
     patched = replace(
         site, papers=new_papers, order=tuple(order), recent=recent, queue=queue, picks=picks, home=home,
-        authors=authors, tags=tags, categories=new_categories, years=new_years, redirects=redirects, upvotes=upvotes,
-        rising=rising,
+        mentions=mentions, arxiv_slugs=by_arxiv, authors=authors, tags=tags, categories=new_categories, years=new_years,
+        redirects=redirects, upvotes=upvotes, rising=rising,
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
-    return SitePatch(patched, set(changed_papers), relinked, changed_authors, changed_tags,
+    return SitePatch(patched, set(changed_papers) | mentioned, relinked, changed_authors, changed_tags,
                      {c for c, papers_ in category_lists.items() if papers_},
                      {y.slug for y in new_years if y.year in year_lists},
                      # the reading queue's page and feed come and go, and so does the Rising page

@@ -13,6 +13,7 @@ from functools import cached_property
 from ..content.config import SiteConfig
 from ..content.loader import AuthorProfile, Entry
 from . import signals
+from .mentions import Mentions
 from .network import Network, Ref
 from .people import Byline, People, Redirect
 from .timeline import Year
@@ -107,6 +108,8 @@ class Site:
     queue: tuple[str, ...] = ()  # the reading queue (see `curated_lists.queue_key`)
     picks: tuple[str, ...] = ()  # where to start: pinned, then best rated papers (`curated_lists.pick_key`)
     home: tuple[str, ...] = ()  # the home page's papers: by date added (`curated_lists.home_key`) or `order`
+    mentions: Mapping[str, Mentions] = field(default_factory=dict)  # slug -> what its notes name, who names it
+    arxiv_slugs: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)  # arXiv id -> slug
     # The papers that gained most upvotes between the last two captures, and what that is worked out from
     rising: signals.Rising = field(default_factory=signals.Rising)
     upvotes: Mapping[str, signals.History] = field(default_factory=dict, repr=False)  # slug -> upvotes by day

@@ -8,7 +8,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ..content import categories, mathtext
+from ..content import categories, mathtext, mentions
 from ..content.loader import AuthorProfile
 from ..model import curated_lists, layout, related, routes
 from ..model.routes import PageSpec
@@ -73,10 +73,19 @@ def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any
     e = paper.entry
     from .outputs import citations
 
+    noted = site.mentions.get(paper.slug)  # what its notes name, and whose notes name it
+    named = dict(noted.out) if noted else {}
+
+    def mentioned(target: str) -> tuple[str, str] | None:
+        other = site.papers.get(named.get(target) or "")
+        return (f"{root}{other.route}", other.entry.title_html) if other is not None else None
+
     return {
         "title": e.title,
         "description": mathtext.plain_text(e.abstract, limit=250),  # no TeX where only text is shown
         "paper": paper,
+        "notes_html": mentions.linked(e.notes_html, mentioned) if e.mentions else e.notes_html,
+        "mentioned_in": [site.papers[slug] for slug in noted.into] if noted else [],
         "newer": site.papers[paper.newer] if paper.newer else None,
         "older": site.papers[paper.older] if paper.older else None,
         "bibtex": citations.bibtex([paper], site.config, r.bib_entries),

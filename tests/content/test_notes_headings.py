@@ -15,5 +15,5 @@ def test_note_headings_are_demoted_below_the_page_headings_and_nothing_else_chan
 
 
 def test_render_notes_demotes_as_notes_to_html_does() -> None:
-    html, text, _ = markdown.render_notes("# Title\n\nBody")
+    html, text, _, _ = markdown.render_notes("# Title\n\nBody")
     assert html.startswith("<h3>Title</h3>") and text == "Title Body"

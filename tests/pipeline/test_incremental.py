@@ -8,6 +8,7 @@ preview's policies, in tests/pipeline/test_site_engine.py.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +93,11 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         _replace_field(target, "pinned", ("true", "false")[b % 2])
     elif kind == "summary" and target:  # the take a card shows, in place of the notes' first paragraph
         _replace_field(target, "summary", f"'Take {b}: worth it & more'" if b % 3 else "null")
+    elif kind == "mention" and target:  # the notes name another paper (by slug), or one not on the list
+        other = papers[b % len(papers)].stem if b % 4 else "no-such-paper"
+        target.write_text(target.read_text() + f"\nCompare [[{other}]].\n")
+    elif kind == "unmention" and target:
+        target.write_text(re.sub(r"\nCompare \[\[[^\]]*\]\]\.\n", "\n", target.read_text()))
     elif kind == "partial" and target:  # a year or a month alone
         _replace_field(target, "date", ("2019", f"2019-0{1 + b % 9}")[b % 2])
     elif kind == "added" and target:
@@ -126,8 +132,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 OPS = st.tuples(
     st.sampled_from(["title", "date", "undate", "tags", "authors", "byline", "alias", "unalias", "body", "abstract",
-                     "status", "rating", "pin", "summary", "partial", "added", "sighting", "new", "delete", "rename",
-                     "template", "config", "css"]),
+                     "status", "rating", "pin", "summary", "partial", "mention", "unmention", "added", "sighting",
+                     "new", "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 

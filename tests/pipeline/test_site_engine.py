@@ -257,3 +257,31 @@ def test_the_search_shards_wait_for_the_memos_reverse_edges(tmp_path: Path, monk
     time.sleep(0.1)
     state.update([])  # waits for the thread as any update does
     assert shards and crashed == []
+
+
+def test_a_new_mention_renders_the_two_papers_pages_and_no_other(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    papers = sorted((root / "content/papers").glob("*.md"))
+    writer, named, other = papers[3], papers[7], papers[5]
+    writer.write_text(writer.read_text() + "\nMy take, which cards show.\n")  # a first paragraph: cards unchanged
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build()
+    writer.write_text(writer.read_text() + f"\nCompare [[{named.stem}|this one]].\n")
+    change = engine.update([writer])
+    pages = {out for out in change.written if out.endswith(".html")}
+    assert pages == {f"papers/{writer.stem}/index.html", f"papers/{named.stem}/index.html"}
+    mentioned = (tmp_path / "out" / "papers" / named.stem / "index.html").read_text()
+    assert "Mentioned in" in mentioned and f'href="../../papers/{writer.stem}/"' in mentioned
+    assert "Mentioned in" not in (tmp_path / "out" / "papers" / other.stem / "index.html").read_text()
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_a_rebuild_in_a_new_process_links_a_new_mention(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site", papers=ALL)
+    papers = sorted((root / "content/papers").glob("*.md"))
+    writer, named = papers[3], papers[7]
+    build(root, tmp_path / "out", search=False)  # the model saved on disk, read back by the next build
+    writer.write_text(writer.read_text() + f"\nCompare [[{named.stem}]].\n")
+    result = build(root, tmp_path / "out", search=False)
+    assert 2 <= result.written < 20  # the two pages, the feeds and data files: not the site
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")

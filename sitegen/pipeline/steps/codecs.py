@@ -21,6 +21,7 @@ from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.collab import Collaboration
+from ...model.mentions import Mentions
 from ...model.model import Ref
 from ...model.people import Byline
 from ...model.related import Related
@@ -43,6 +44,7 @@ TYPES: dict[str, Any] = {
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
     "picks": tuple[str, ...], "home": tuple[str, ...], "home_slice": tuple[str, ...],
+    "mentions": Mentions | None,
     "rising": Rising, "has_rising": bool,
     "count": int, "order_slice": tuple[str, ...], "tag_counts": tuple[tuple[str, str, bool, int], ...],
     "year_counts": tuple[tuple[str, str, int, int, tuple[int, ...], tuple[tuple[int, str, int], ...]], ...],

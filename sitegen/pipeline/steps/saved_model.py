@@ -23,6 +23,7 @@ from ...common.errors import Diagnostic
 from ...content.config import SiteConfig
 from ...content.loader import Entry
 from ...content.profiles import AuthorProfile
+from ...model.mentions import Mentions
 from ...model.network import Network
 from ...model.people import People, Redirect
 from ...model.saved_papers import PaperRow, SavedPapers, row_of
@@ -45,6 +46,8 @@ class SavedSite(msgspec.Struct, array_like=True):
     queue: tuple[str, ...]
     picks: tuple[str, ...]
     home: tuple[str, ...]
+    mentions: dict[str, Mentions]
+    arxiv_slugs: dict[str, str]
     authors: tuple[tuple[str, str, tuple[str, ...], AuthorProfile | None], ...]
     tags: tuple[Tag, ...]
     categories: tuple[Tag, ...]
@@ -79,6 +82,7 @@ def _plain(built: Built) -> SavedSite:
     rows = {slug: papers.row(slug) if isinstance(papers, SavedPapers) else row_of(papers[slug]) for slug in papers}
     return SavedSite(
         site.config, rows, dict(built.keys), site.order, site.recent, site.queue, site.picks, site.home,
+        dict(site.mentions), dict(site.arxiv_slugs),
         tuple((a.name, a.slug, a.papers, a.profile) for a in site.authors), site.tags, site.categories, site.years,
         site.pages, site.rising, dict(site.upvotes), site.redirects, site.cite_bases, dict(network.names_of),
         dict(network.tags_of), network.authors.slugs, network.tags.slugs, site.people, built.profiles,
@@ -104,7 +108,8 @@ def _body(saved: SavedSite, value_of: Callable[[Key], Any]) -> Body:
     authors = tuple(Author(name, slug, papers, profile, network) for name, slug, papers, profile in saved.authors)
     site = Site(
         config=saved.config, papers=SavedPapers(saved.papers, entry_of), order=saved.order, recent=saved.recent,
-        queue=saved.queue, picks=saved.picks, home=saved.home, authors=authors, tags=saved.tags,
+        queue=saved.queue, picks=saved.picks, home=saved.home, mentions=saved.mentions,
+        arxiv_slugs=saved.arxiv_slugs, authors=authors, tags=saved.tags,
         categories=saved.categories, years=saved.years, pages=saved.pages, rising=saved.rising,
         upvotes=saved.upvotes, redirects=saved.redirects,
         author_index={a.slug: a for a in authors}, tag_index={t.slug: t for t in saved.tags},

@@ -190,10 +190,11 @@ def _loaded_fingerprint(loaded: Loaded) -> str:
 
 def row_of(entry: Entry) -> tuple[Any, ...]:
     """What the model's structure is made of, of one entry: order, groups (a year alone is in no month), the
-    reading queue and where to start (status, rating, pinned), cite-key base, routes."""
+    reading queue and where to start (status, rating, pinned), the notes' mentions and the arXiv id they may
+    name a paper by, cite-key base, routes."""
     return (entry.slug, entry.source_path, entry.title, entry.date, entry.date_precision, entry.added, entry.authors,
             entry.tags, entry.category, entry.draft, entry.sources, entry.status, entry.rating, entry.pinned,
-            cite_base(entry))
+            entry.arxiv, entry.mentions, cite_base(entry))
 
 
 def _row_fingerprint(loaded: Loaded) -> str:

@@ -13,8 +13,8 @@ from ...content.config import SiteConfig
 from ...content.loader import Entry
 from ...model.site import Paper
 
-_SKIP = {"source_path", "date_precision", "lead_html", "take_html", "title_html", "abstract_html", "summary_html",
-         "notes_html", "notes_text", "digest", "body_line"}
+_SKIP = {"source_path", "date_precision", "lead_html", "take_html", "mentions", "title_html", "abstract_html",
+         "summary_html", "notes_html", "notes_text", "digest", "body_line"}
 
 
 def entry_record(entry: Entry) -> dict[str, Any]:
