@@ -17,6 +17,7 @@ from ..content.loader import Content, Entry
 from ..content.slugs import slugify, unique_slug
 from . import collisions, curated_lists, layout, mentions, people, signals
 from .cite_keys import assign_cite_keys, cite_bases
+from .mentions import Mentions
 from .network import Network, Ranking, Ref, sort_name
 from .people import Byline, People
 from .site import Author, Paper, Site, Tag
@@ -71,19 +72,19 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     author_refs.update((name, who.byline(name, author_slugs)) for name in written)
     network = Network.from_rows(credited, {e.slug: e.tags for e in entries}, author_slugs, tag_slugs)
     tag_refs = {name: Ref(name, slug) for name, slug in tag_slugs.items()}
+    by_arxiv = mentions.arxiv_slugs(entries)
+    noted, unknown_mentions = mentions.site_mentions(entries, {e.slug: e for e in entries}, by_arxiv)
     papers: dict[str, Paper] = {}
     for e in entries:
         i = position[e.slug]
         papers[e.slug] = make_paper(e, author_refs, tag_refs, keys[e.slug], unlisted[e.slug],
                                     newer=chronological[i + 1] if i + 1 < len(chronological) else None,
-                                    older=chronological[i - 1] if i > 0 else None)
+                                    older=chronological[i - 1] if i > 0 else None, mentions=noted.get(e.slug))
     order = tuple(e.slug for e in entries)
     authors = _authors(entries, network, author_slugs, who)
     tags = _tags(entries, tag_slugs)
     redirects, problems = who.redirects(author_slugs, root)
     upvotes = signals.upvote_histories(entries)
-    by_arxiv = mentions.arxiv_slugs(entries)
-    noted, unknown_mentions = mentions.site_mentions(entries, papers, by_arxiv)
     site = Site(
         config=config, papers=papers, order=order, recent=curated_lists.listed(entries, curated_lists.recent_key),
         queue=curated_lists.listed(entries, curated_lists.queue_key),
@@ -109,7 +110,8 @@ def page_count(config: SiteConfig, papers: int) -> int:
 
 
 def make_paper(e: Entry, author_refs: Mapping[str, Byline], tag_refs: Mapping[str, Ref], cite_key: str,
-               unlisted: tuple[str, ...], newer: str | None, older: str | None) -> Paper:
+               unlisted: tuple[str, ...], newer: str | None, older: str | None,
+               mentions: Mentions | None = None) -> Paper:
     return Paper(
         entry=e,
         route=layout.paper(e.slug),
@@ -120,6 +122,7 @@ def make_paper(e: Entry, author_refs: Mapping[str, Byline], tag_refs: Mapping[st
         newer=newer,
         older=older,
         unlisted_authors=tuple(map(author_refs.__getitem__, unlisted)),
+        mentions=mentions,
     )
 
 

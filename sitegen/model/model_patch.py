@@ -107,25 +107,26 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     for slug in edited:
         i = bisect.bisect_left(order, place(slug), key=place)
         neighbours |= {order[j] for j in (i - 1, i + 1) if 0 <= j < len(order)}
+    noted = mention_index.patched(site.mentions, site.arxiv_slugs, edited, old, papers, order)
+    if noted is None:
+        return None
+    mentions, by_arxiv, mentioned = noted
     changed_papers: dict[str, Paper] = {}
     author_refs = _Bylines(new_author_slugs, who)
     tag_refs = _Refs(new_tag_slugs)
-    for slug in set(edited) | neighbours | set(keys):
+    for slug in set(edited) | neighbours | set(keys) | mentioned:
         i = bisect.bisect_left(order, place(slug), key=place)
         newer = order[i - 1] if i > 0 else None
         older = order[i + 1] if i + 1 < len(order) else None
         before = papers[slug]
         key = keys.get(slug, before.cite_key)
         if slug in edited:
-            paper = model.make_paper(edited[slug], author_refs, tag_refs, key, unlisted[slug], newer, older)
+            paper = model.make_paper(edited[slug], author_refs, tag_refs, key, unlisted[slug], newer, older,
+                                     mentions.get(slug))
         else:
-            paper = replace(before, cite_key=key, newer=newer, older=older)
+            paper = replace(before, cite_key=key, newer=newer, older=older, mentions=mentions.get(slug))
         if paper != before:
             changed_papers[slug] = paper
-    noted = mention_index.patched(site.mentions, site.arxiv_slugs, edited, old, papers, order)
-    if noted is None:
-        return None
-    mentions, by_arxiv, mentioned = noted
     # Papers not yet made are made when read: none is made here.
     new_papers = updated(papers, changed_papers, None if tuple(order) == site.order else order)
     # Each list the curator's marks make moves only when an edited paper is or was on it
@@ -172,7 +173,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         author_index=site.author_index if authors is site.authors else {a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, cite_bases=bases,
     )
-    return SitePatch(patched, set(changed_papers) | mentioned, relinked, changed_authors, changed_tags,
+    return SitePatch(patched, set(changed_papers), relinked, changed_authors, changed_tags,
                      {c for c, papers_ in category_lists.items() if papers_},
                      {y.slug for y in new_years if y.year in year_lists},
                      # the reading queue's page and feed come and go, and so does the Rising page

@@ -33,6 +33,7 @@ class Paper:
     older: str | None = None
     # Profile authors the source hid behind "et al.": the paper is in their profile dump.
     unlisted_authors: tuple[Byline, ...] = ()
+    mentions: Mentions | None = None  # what its notes name, and whose notes name it (model/mentions.py)
 
     @property
     def slug(self) -> str:

@@ -73,7 +73,7 @@ def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any
     e = paper.entry
     from .outputs import citations
 
-    noted = site.mentions.get(paper.slug)  # what its notes name, and whose notes name it
+    noted = paper.mentions  # what its notes name, and whose notes name it
     named = dict(noted.out) if noted else {}
 
     def mentioned(target: str) -> tuple[str, str] | None:

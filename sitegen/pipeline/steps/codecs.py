@@ -38,13 +38,12 @@ TYPES: dict[str, Any] = {
     "template": str, "config": SiteConfig, "assets": dict[str, str], "static": dict[str, str],
     "profile": tuple[AuthorProfile | None, tuple[Diagnostic, ...]],
     "paper": tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str, str | None, str | None,
-                   tuple[Byline, ...]] | None,
+                   tuple[Byline, ...], Mentions | None] | None,
     "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
     "order": tuple[str, ...], "recent": tuple[str, ...], "queue": tuple[str, ...], "queued": bool,
     "picks": tuple[str, ...], "home": tuple[str, ...], "home_slice": tuple[str, ...],
-    "mentions": Mentions | None,
     "rising": Rising, "has_rising": bool,
     "count": int, "order_slice": tuple[str, ...], "tag_counts": tuple[tuple[str, str, bool, int], ...],
     "year_counts": tuple[tuple[str, str, int, int, tuple[int, ...], tuple[tuple[int, str, int], ...]], ...],
@@ -71,7 +70,7 @@ def encode(key: Key, value: Any) -> Any:
         return [storable(found) if isinstance(found, Entry) else found, value.problems]
     if step == "paper" and value is not None:
         return (value.entry.source_path, value.route, value.authors, value.tags, value.category, value.cite_key,
-                value.newer, value.older, value.unlisted_authors)
+                value.newer, value.older, value.unlisted_authors, value.mentions)
     if step == "static":
         return {name: str(path) for name, path in value.items()}
     if step == "site":

@@ -110,7 +110,6 @@ class RecordedSite(_Bound):
         self.papers = _Recorded("paper")
         self.author_index = _Recorded("author")
         self.tag_index = _Recorded("tag")
-        self.mentions = _Recorded("mentions")
         self.related_papers = _Recorded("related")  # a paper's related list, by slug (model/related.py)
 
     def __getattr__(self, name: str) -> Any:
@@ -156,7 +155,6 @@ class EngineRenderer(_Bound, Renderer):
         self._csl, self._records = _Pieces("csl"), _Pieces("records")
         self.lastmods = _Pieces("lastmod", "lastmod")  # the sitemap's, of each paper: a notes edit leaves it as it was
         self._bound: list[_Bound] = [self, site, site.papers, site.author_index, site.tag_index, site.related_papers,
-                                     site.mentions,
                                      self.bib_entries, self._ris, self._csl, self._records, self.lastmods]
         self._outer: list[Context] = []
 

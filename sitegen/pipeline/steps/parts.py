@@ -36,7 +36,7 @@ def _fp(value: Any) -> int:
 def _placed(paper: Paper) -> int:
     """Where the model places a paper: what the `paper` step takes from the model (its entry it reads itself)."""
     return _fp((paper.route, paper.authors, paper.tags, paper.category, paper.cite_key, paper.newer, paper.older,
-                paper.unlisted_authors))
+                paper.unlisted_authors, paper.mentions))
 
 
 def _links(author: Author, bylines: dict[str, int]) -> int:
@@ -70,20 +70,11 @@ def parts_of(site: Site, previous: Parts | None = None, papers: Iterable[str] = 
         papers, authors = site.order, site.author_index
         tags, categories = site.tag_index, [c.slug for c in site.categories]
         years = [y.slug for y in site.years]
-        parts: Parts = {name: {} for name in ("paper", "author", "author_links", "tag", "category", "year",
-                                              "mentions")}
+        parts: Parts = {name: {} for name in ("paper", "author", "author_links", "tag", "category", "year")}
     else:
         parts = {name: dict(table) for name, table in previous.items()}
     authors = list(authors)
-    papers = list(papers)
     parts["paper"].update((slug, _placed(site.papers[slug])) for slug in papers if slug in site.papers)
-    mentions = parts.setdefault("mentions", {})  # only papers with mentions: most have none
-    for slug in papers:
-        record = site.mentions.get(slug)
-        if record is None:
-            mentions.pop(slug, None)
-        else:
-            mentions[slug] = _fp(record)
     wanted = {slug for a in authors if (author := site.author_index.get(a)) for slug in author.papers}
     bylines = _bylines(site, wanted)
     for slug in authors:

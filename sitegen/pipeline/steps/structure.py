@@ -106,8 +106,6 @@ class Structure:
             simple("recent", lambda site: site.recent),
             simple("queue", lambda site: site.queue),
             simple("picks", lambda site: site.picks),
-            # a paper's mentions: what its notes name, and whose notes name it (model/mentions.py)
-            Step("mentions", 4, lambda ctx, slug: ctx.get("site").site.mentions.get(slug), digest),
             simple("home", lambda site: site.home),
             simple("queued", lambda site: bool(site.queue), str),  # what every page's menu shows of it
             simple("rising", lambda site: site.rising),
