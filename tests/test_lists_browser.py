@@ -114,8 +114,8 @@ def test_search_filters_papers_by_reading_status_and_rating(page: RecordedPage, 
     assert sorted(result_hrefs(page)) == [f"/reading-list/papers/{slug}/" for slug in queued]
     assert page.locator("#search-reading-status").is_visible() and page.locator("#search-rating").is_visible()
     page.locator("#search-reading-status").select_option("")
-    page.locator("#search-rating").select_option("5 of 5")
-    page.wait_for_function("() => new URLSearchParams(location.search).get('rating') === '5 of 5'")
+    page.locator("#search-rating").select_option("5")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('rating') === '5'")
     page.wait_for_selector(READY)
     page.wait_for_function("() => document.querySelectorAll('a.result-link').length === 1")
     assert result_hrefs(page) == ["/reading-list/papers/flashattention-4-algorithm-and-kernel-pipelining-co-design/"]

@@ -5,9 +5,10 @@ map, which changes from run to run, so two builds of the same site gave filter f
 and other names, a new metadata file naming them and a new `pagefind-entry.json`: every deploy
 committed churn (Pagefind/pagefind#638 made the page fragments stable in 1.3; the filters are not).
 The browser reads a filter file into a map, so the order is free: here each file's values are
-sorted, the file named by a digest of its bytes, and the metadata and entry files rewritten to name
-them. The files are gzip over `pagefind_dcd` and CBOR; anything not in that form is left as it is
-(the bundle still works, only not byte-stable) and `stabilize` says so by returning False.
+sorted, the file named by a digest of its bytes, the sorts listed by name, and the metadata and entry
+files rewritten to name them. The files are gzip over `pagefind_dcd` and CBOR; anything not in that
+form is left as it is (the bundle still works, only not byte-stable) and `stabilize` says so by
+returning False.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import cbor2
 SIGNATURE = b"pagefind_dcd"
 ENTRY = "pagefind-entry.json"
 FILTERS_AT = 3  # the metadata: [version, pages, word chunks, filters [[name, file]], sorts, metadata fields]
+SORTS_AT = 4  # [[name, page numbers in order]]: in hash-map order too, once a site sorts by more than the date
 
 
 def _read(path: Path) -> Any:
@@ -69,5 +71,6 @@ def _language(bundle: Path, meta_hash: str) -> str:
         filters.append([name, _write(prefix, [key, sorted(values)], 7,
                                      lambda n: bundle / "filter" / f"{n}.pf_filter")])
     meta[FILTERS_AT] = filters
+    meta[SORTS_AT] = sorted(meta[SORTS_AT], key=lambda sort: str(sort[0]))
     meta_path.unlink()
     return _write(prefix, meta, 10, lambda n: bundle / f"pagefind.{n}.pf_meta")

@@ -91,7 +91,10 @@ def document(paper: Paper, language: str) -> str:
     if e.status:
         facts.append(f'<span data-pagefind-filter="status:{escape(e.status)}"></span>')
     if e.rating:
-        facts.append(f'<span data-pagefind-filter="rating:{e.rating} of 5"></span>')
+        facts.append(f'<span data-pagefind-filter="rating:{e.rating}" data-pagefind-sort="rating:{e.rating}" '
+                     f'data-pagefind-meta="rating:{e.rating}"></span>')
+    if e.upvotes is not None:
+        facts.append(f'<span data-pagefind-sort="upvotes:{e.upvotes}" data-pagefind-meta="upvotes:{e.upvotes}"></span>')
     parts = [f'<!DOCTYPE html><html lang="{escape(language)}"><head><meta charset="utf-8"><title></title></head><body>',
              f'<article class="paper" data-pagefind-body{_meta_attribute(meta)}><header class="paper-header">',
              # the spaces before </p> as on the page: after them Pagefind ends the line with no full stop

@@ -28,7 +28,9 @@
   var SORTS = [
     { key: "", label: "Relevance", sort: null },
     { key: "newest", label: "Newest first", sort: { date: "desc" } },
-    { key: "oldest", label: "Oldest first", sort: { date: "asc" } }
+    { key: "oldest", label: "Oldest first", sort: { date: "asc" } },
+    { key: "rating", label: "Best rated", sort: { rating: "desc" } },
+    { key: "upvotes", label: "Most upvotes", sort: { upvotes: "desc" } }
   ];
   var PAGE_SIZE = 20;
   var DEBOUNCE_MS = 160;
@@ -101,12 +103,22 @@
       },
       search: function (term, options) {
         return Promise.all(shards.map(function (s) { return s.search(term, options); })).then(function (answers) {
-          var date = options && options.sort && options.sort.date;
+          var sort = options && options.sort ? Object.keys(options.sort)[0] : null;
+          var date = sort === "date" ? options.sort.date : null;
           var order = date === "desc" ? answers.slice().reverse() : answers;
           var results = [].concat.apply([], order.map(function (a) { return a.results; }));
-          if (!date) results.sort(function (a, b) { return b.score - a.score; });
-          return { results: results, filters: addCounts(answers.map(function (a) { return a.filters; })),
-                   totalFilters: addCounts(answers.map(function (a) { return a.totalFilters; })) };
+          if (!sort) results.sort(function (a, b) { return b.score - a.score; });
+          var answer = { results: results, filters: addCounts(answers.map(function (a) { return a.filters; })),
+                         totalFilters: addCounts(answers.map(function (a) { return a.totalFilters; })) };
+          if (!sort || date || shards.length < 2) return answer;
+          // A rating or upvotes sort: each shard's results come sorted, merged here by the value in their meta
+          return Promise.all(results.map(function (r) {
+            return r.data().then(function (d) { return { r: r, v: Number((d.meta || {})[sort]) || 0 }; });
+          })).then(function (valued) {
+            valued.sort(function (a, b) { return b.v - a.v; });
+            answer.results = valued.map(function (x) { return x.r; });
+            return answer;
+          });
         });
       }
     };
@@ -197,9 +209,44 @@
     var filters = {};
     FACETS.forEach(function (facet) {
       var value = selects[facet.key].value || params.get(facet.key);
+      if (value && facet.key === "rating") value = String(parseInt(value, 10) || "");  // "4 of 5", as links had
       if (value) filters[facet.key] = value;
     });
     return filters;
+  }
+
+  // The filters as Pagefind takes them: an author typed in part ("gupta") stands for every author it is part of.
+  function indexFilters(filters) {
+    var out = {};
+    Object.keys(filters).forEach(function (key) {
+      var value = filters[key];
+      var known = totals[key] || {};
+      if (key === "author" && !known[value]) {
+        var part = value.toLowerCase();
+        var names = Object.keys(known).filter(function (name) { return name.toLowerCase().indexOf(part) >= 0; });
+        out[key] = names.length ? { any: names } : value;
+      } else {
+        out[key] = value;
+      }
+    });
+    return out;
+  }
+
+  // Each chosen facet's values counted with the other filters alone, so the other values stay offered
+  function facetCounts(q, filters) {
+    var chosen = Object.keys(filters);
+    return Promise.all(chosen.map(function (key) {
+      var others = {};
+      chosen.forEach(function (k) { if (k !== key) others[k] = filters[k]; });
+      if (!q && !Object.keys(others).length) return Promise.resolve(totals[key] || {});
+      return pagefind.search(q || null, { filters: indexFilters(others) }).then(function (r) {
+        return (r.filters || {})[key] || {};
+      });
+    })).then(function (counts) {
+      var out = {};
+      chosen.forEach(function (key, i) { out[key] = counts[i]; });
+      return out;
+    });
   }
 
   function currentSort() {
@@ -236,17 +283,18 @@
     values.forEach(function (value) {
       var count = (counts && counts[value]) || 0;
       if (list) known[facet.key][value] = true;
+      var shown = facet.key === "rating" ? value + " of 5" : value;
       (list || select).appendChild(el("option", list ? { value: value, label: plural(count, "paper", "papers") }
-                                                    : { value: value, text: value + " (" + count + ")" }));
+                                                    : { value: value, text: shown + " (" + count + ")" }));
     });
     select.value = chosen;
   }
 
-  function fillSelects(response) {
+  function fillSelects(response, chosenCounts) {
     var filters = selectedFilters();
     FACETS.forEach(function (facet) {
       var counts = totals[facet.key];
-      if (response) counts = filters[facet.key] ? response.totalFilters && response.totalFilters[facet.key]
+      if (response) counts = filters[facet.key] ? chosenCounts && chosenCounts[facet.key]
                                                  : response.filters && response.filters[facet.key];
       fillSelect(facet, counts || totals[facet.key] || {});
     });
@@ -275,7 +323,17 @@
     if (filters.category && filters.category.length) facts.push(el("span", { text: filters.category.join(", ") }));
     var authors = text.authorsLine(meta.authors);
     if (authors) facts.push(el("span", { class: "result-authors", text: authors }));
-    var item = el("li", { class: "result" }, [
+    var reading = filters.status && filters.status[0];
+    if (reading) {
+      facts.unshift(el("span", { class: "status status-" + reading,
+                                 text: reading.charAt(0).toUpperCase() + reading.slice(1).replace("-", " ") }));
+    }
+    var rating = filters.rating && parseInt(filters.rating[0], 10);
+    if (rating) {
+      facts.push(el("span", { class: "rating", "aria-label": "rated " + rating + " of 5",
+                              text: "\u2605".repeat(rating) }));
+    }
+    var item = el("li", { class: "result", "data-rating": rating || "", "data-upvotes": meta.upvotes || "" }, [
       el("h2", { class: "result-title" }, [link]),
       facts.length ? el("p", { class: "result-meta" }, facts) : null,
       excerptParagraph(data)
@@ -348,7 +406,7 @@
     return vocabulary().then(function (known) {
       var guess = text.suggest(q, known);
       if (!guess) return null;
-      return pagefind.search(guess, { filters: filters }).then(function (response) {
+      return pagefind.search(guess, { filters: indexFilters(filters) }).then(function (response) {
         return genuine(response.results, guess);
       }).then(function (results) { return results.length ? guess : null; });
     });
@@ -381,9 +439,11 @@
     var mine = ++generation;
     setState("searching");
     var sort = currentSort().sort;
-    var searches = [pagefind.search(q || null, { filters: filters })];
-    // A date sort leaves out pages without a date; those come after the dated ones.
-    if (sort) searches.push(pagefind.search(q || null, { filters: filters, sort: sort }));
+    var chosen = indexFilters(filters);
+    var searches = [pagefind.search(q || null, { filters: chosen })];
+    // A sort leaves out pages without its value (a date, a rating); those come after the others.
+    if (sort) searches.push(pagefind.search(q || null, { filters: chosen, sort: sort }));
+    var counted = facetCounts(q, filters);
     var response = null;
     return Promise.all(searches).then(function (answers) {
       response = answers[0];
@@ -398,10 +458,10 @@
       if (mine !== generation) return;
       if (!results.length) response = { filters: {}, totalFilters: {} };
       pending = results.slice();
-      return Promise.all([renderNext(mine, true), results.length || !q ? null : suggestion(q, filters)])
+      return Promise.all([renderNext(mine, true), results.length || !q ? null : suggestion(q, filters), counted])
         .then(function (done) {
           if (!done[0] || mine !== generation) return;
-          fillSelects(response);
+          fillSelects(response, done[2]);
           status.textContent = describe(results.length, q, filters) + (short ? " " + SHORT : "");
           if (done[1]) offer(done[1]);
           setState("done");
