@@ -186,6 +186,7 @@
   keys.className = "visually-hidden";
   section.appendChild(keys);
   section.querySelector(".net-tools").hidden = false;
+  panel.appendChild(element("p", "Point at an author, tap one or tab to the drawing: their papers show here."));
   var asked = new URLSearchParams(window.location.search).get("author");
   var wanted = asked ? who.map(function (p) { return p.href; }).indexOf(root + "authors/" + asked + "/") : -1;
   if (wanted >= 0) {
