@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> None:
                         with open_page(browser, viewport={"width": width, "height": height},
                                        color_scheme=scheme, reduced_motion="reduce") as page:
                             page.goto(base_url.url(route), wait_until="load")
-                            if name == "network":  # drawn once its data has come
-                                page.wait_for_function("() => window.sitegenNetwork")
+                            if name == "network":  # drawn in the page; its script marks it ready
+                                page.wait_for_selector(".network[data-ready]", state="attached")
                             path = screenshot(page, f"{name}-{width}-{scheme}", full_page=args.full_page,
                                               directory=args.out)
                             print(f"{path}: {titles_above_fold(page)} titles above the fold")

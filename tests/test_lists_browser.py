@@ -150,7 +150,7 @@ def test_the_rising_page_shows_each_gain_beside_its_paper_and_is_in_the_menu(
     assert gain["right"] <= title["left"] and abs(gain["top"] - title["top"]) < 16, "the gain is beside the title"
     assert "6 of the 8 papers seen on both days gained" in page.locator(".page-meta").inner_text()
     menu = page.locator(".site-nav a")
-    assert menu.all_inner_texts()[3:5] == ["Timeline", "Rising"]
+    assert menu.all_inner_texts()[4:6] == ["Timeline", "Rising"]
     assert page.locator(".site-nav a[aria-current=page]").inner_text() == "Rising"
     lines = {round(box["top"]) for box in menu.evaluate_all("els => els.map(el => el.getBoundingClientRect())")}
     assert len(lines) <= 2, "the menu, Rising and the reading queue with it, takes two lines at most"

@@ -1,18 +1,27 @@
-"""The co-author network's page and its data file: what the template is given, and the JSON the script draws.
+"""The co-author network's page and its data file: what the template is given, and the JSON kept beside it.
 
-The page lists every author drawn, by cluster, as links: that list is the page without
-JavaScript and the graph's text equivalent. The data holds what the drawing needs and no
-more (places worked out at build time, names, slugs, clusters), as arrays rather than
-objects: at 400 authors and 1,200 ties, 40 KB.
+The page draws the network as inline SVG (`network_svg`) and lists every author drawn, by
+cluster, with their paper count and the co-authors they are tied to: the list is the
+drawing's text equivalent, and the page a phone shows instead of it. The script's data,
+inline too, holds what the drawing does not: each author's papers for the panel (their
+newest PANEL_PAPERS, as numbers into one table of titles, since co-authors share papers)
+and the ties in the drawing's order. `network/graph.json` keeps the graph as data (places,
+names, slugs, clusters) for whoever wants to draw it another way.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
+from ..content import mathtext
 from ..model import collab, layout
 from ..model.collab import Collaboration
+from ..model.network import Ref
 from ..model.routes import NETWORK_DATA, PageSpec
+from . import network_svg
 from .outputs.data import encode_json
 from .words import counted
 
@@ -20,7 +29,7 @@ if TYPE_CHECKING:
     from ..model.site import Site
     from .page_tools import PageTools
 
-LABEL_TAGS = 2  # the tags a cluster's label shows in the drawing (the list shows all of collab.LABEL_TAGS)
+PANEL_PAPERS = 5  # an author's newest papers the panel lists; their page has all of them
 
 
 def of(site: Site) -> Collaboration:
@@ -30,12 +39,13 @@ def of(site: Site) -> Collaboration:
 
 
 def page_context(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
-    """The network page: the summary of what is drawn and how it was chosen, and the clusters to list."""
+    """The network page: the drawing, the summary of what is drawn and how it was chosen, the authors to list."""
     graph = of(site)
     return {"title": "Co-author network",
             "description": f"Who writes with whom among the authors of {site.config.title}, in clusters by topic.",
             "graph": graph, "chosen": chosen(graph), "drawn": drawn(graph), "feed_url": "feed.xml",
-            "data_url": f"{layout.NETWORK}{NETWORK_DATA}"}
+            "data_url": f"{layout.NETWORK}{NETWORK_DATA}", "drawing": network_svg.drawing(graph, root),
+            "ties": ties_of(graph), "script_data": script_data(site, graph)}
 
 
 def chosen(graph: Collaboration) -> str:
@@ -63,17 +73,46 @@ def drawn(graph: Collaboration) -> str:
             f"each named by the tags most its own.")
 
 
+def ties_of(graph: Collaboration) -> list[list[Ref]]:
+    """Each author's co-authors in the drawing, most papers together first (then in the drawing's order)."""
+    found: list[list[tuple[int, int]]] = [[] for _ in graph.nodes]
+    for a, b, together in graph.edges:
+        found[a].append((-together, b))
+        found[b].append((-together, a))
+    nodes = graph.nodes
+    return [[Ref(nodes[n].name, nodes[n].slug, -count) for count, n in sorted(mine)] for mine in found]
+
+
+def script_data(site: Site, graph: Collaboration) -> Markup:
+    """The panel's papers and the ties, as JSON safe inside a script element.
+
+    papers: [title, slug] once each; people: each author's newest papers as numbers into it;
+    ties: [author, author, papers together], in the drawing's order.
+    """
+    table: dict[str, int] = {}
+    papers: list[list[str]] = []
+    people = []
+    for node in graph.nodes:
+        author = site.author_index.get(node.slug)
+        mine = []
+        for slug in (author.papers if author is not None else ())[:PANEL_PAPERS]:
+            if slug not in table:
+                table[slug] = len(papers)
+                papers.append([mathtext.plain_text(site.papers[slug].entry.title), slug])
+            mine.append(table[slug])
+        people.append(mine)
+    data = json.dumps({"papers": papers, "people": people, "ties": [list(e) for e in graph.edges]},
+                      ensure_ascii=False, separators=(",", ":"))
+    return Markup(data.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
 def graph_json(site: Site) -> bytes:
-    """The data the page's script draws: nodes [x, y, cluster, papers, name, slug], ties [a, b, papers],
-    clusters [label, x, y, width]."""
+    """The graph as data: nodes [x, y, cluster, papers, name, slug], ties [a, b, papers], clusters [label, x, y,
+    width]."""
     graph = of(site)
     return encode_json({
         "nodes": [[n.x, n.y, n.cluster, n.papers, n.name, n.slug] for n in graph.nodes],
         "edges": [list(edge) for edge in graph.edges],
-        "clusters": [[label(c.tags), c.x, c.y, c.width] for c in graph.clusters],
+        "clusters": [[network_svg.label(c.tags), c.x, c.y, c.width] for c in graph.clusters],
     }) + b"\n"
 
-
-def label(tags: tuple[collab.Ref, ...]) -> str:
-    """A cluster's name in the drawing: its first tags."""
-    return " · ".join(t.name for t in tags[:LABEL_TAGS])

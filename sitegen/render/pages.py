@@ -22,12 +22,12 @@ if TYPE_CHECKING:
     from .page_tools import PageTools
 
 HOME_TAGS = 16  # the most used topics, offered beside the list on wide screens
-NAV = (("", "Papers"), ("authors/", "Authors"), ("tags/", "Tags"), ("timeline/", "Timeline"),
-       ("recent/", "Recently added"), ("search/", "Search"))
+NAV = (("", "Papers"), ("authors/", "Authors"), (layout.NETWORK, "Network"), ("tags/", "Tags"),
+       ("timeline/", "Timeline"), ("recent/", "Recently added"), ("search/", "Search"))
 QUEUE_NAV = (layout.QUEUE, "Reading queue")  # in the menu, before Search, while the queue has a page
 RISING_NAV = (layout.RISING, "Rising")  # in the menu, after Timeline, while the Rising page has papers
 # The link of NAV marked as the current section on each kind of page (`section` in templates)
-SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "network": "authors/", "tags": "tags/",
+SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "network": layout.NETWORK, "tags": "tags/",
             "tag": "tags/", "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
             "recent": "recent/", "queue": layout.QUEUE, "rising": layout.RISING, "search": "search/"}
 QUEUE_GROUPS = (("reading", "Reading now"), ("to-read", "To read"))  # the queue page's sections
@@ -37,7 +37,7 @@ def nav(site: Site) -> tuple[tuple[str, str], ...]:
     """The menu of every page: (route, label), with the Rising page and the reading queue while they have pages."""
     rising = (RISING_NAV,) if site.has_rising else ()  # beside the timeline: on a phone, on the menu's first line
     queue = (QUEUE_NAV,) if site.queued else ()
-    return (*NAV[:4], *rising, *NAV[4:-1], *queue, NAV[-1])
+    return (*NAV[:5], *rising, *NAV[5:-1], *queue, NAV[-1])
 
 
 def page_context(r: PageTools, spec: PageSpec, root: str) -> dict[str, Any]:

@@ -14,6 +14,8 @@ from ..html_tools import by_class, listed_papers, meta_values, read_html, text_o
 from ..site_factory import tree_bytes
 from .regenerate import EXPECTED, build_golden
 
+SVG = "{http://www.w3.org/2000/svg}"
+
 
 def test_golden_site_matches_committed_output(tmp_path: Path) -> None:
     build_golden(tmp_path / "out")
@@ -126,9 +128,11 @@ def test_golden_site_draws_its_co_author_network() -> None:
     # 'L. Kaiser' of One Model is Łukasz Kaiser (an alias): four papers with Noam Shazeer, one tie
     assert data["nodes"][0][4:] == ["Noam Shazeer", "noam-shazeer"] and [0, 1, 4] in data["edges"]
     page = read_html(EXPECTED / "network/index.html")
-    assert [a.get("href") for a in page.iter("a") if (a.get("href") or "").startswith("../authors/")
-            and a.get("href") != "../authors/"] == [f"../authors/{n[5]}/" for n in (
-                *[d for d in data["nodes"] if d[2] == 0], *[d for d in data["nodes"] if d[2] == 1])]
+    listed = [li.find("a") for li in page.iter("li") if li.get("data-i") is not None]
+    assert [a.get("href") for a in listed if a is not None] == [f"../authors/{n[5]}/" for n in (
+        *[d for d in data["nodes"] if d[2] == 0], *[d for d in data["nodes"] if d[2] == 1])]
+    drawing = next(e for e in page.iter() if e.get("id") == "network-drawing")
+    assert [a.get("href") for a in drawing.iter(f"{SVG}a")] == [f"../authors/{n[5]}/" for n in data["nodes"]]
     author = (EXPECTED / "authors/noam-shazeer/index.html").read_text(encoding="utf-8")
     assert author.count('<a href="../../authors/') >= 5 and 'class="ego-graph"' in author
     assert '<a href="../../network/?author=noam-shazeer">' in author

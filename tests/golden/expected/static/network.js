@@ -1,256 +1,200 @@
-/* sitegen: the co-author network page draws network/graph.json with Cytoscape.js (static/cytoscape.min.js).
-   Places are worked out when the site is built, so the drawing only draws, pans and zooms. By keyboard: the
-   drawing takes the focus; arrow keys move to the co-author in that direction, Enter opens their page, + and -
-   zoom, 0 shows the whole drawing; "Find an author" selects one by name. Without this file (or JavaScript) the
-   page lists every author drawn, by cluster. */
+/* sitegen: the co-author network page. The drawing is an SVG made when the site is built, each author a link to
+   their page, so it works without this file. This adds: the panel (pointing at, tapping or tabbing to an author
+   shows their papers on the list and their co-authors), one tab stop for the drawing with arrow keys between
+   authors, and "Find an author", which matches any part of a name in the drawing and in the list. */
 (function () {
   "use strict";
-  var section = document.querySelector(".network[data-graph]");
-  if (!section || typeof cytoscape !== "function") return;
-  var box = document.getElementById("network-canvas");
+  var svg = document.getElementById("network-drawing"), source = document.getElementById("network-data");
+  var section = document.querySelector(".network[data-root]");
+  if (!svg || !source || !section) return;
+  var data = JSON.parse(source.textContent), root = section.getAttribute("data-root");
+  var people = [].slice.call(svg.querySelectorAll(".net-people a"));
+  var ties = svg.querySelector(".net-ties").children;
+  var panel = document.getElementById("network-panel"), find = document.getElementById("network-find");
   var status = document.getElementById("network-status");
-  var find = document.getElementById("network-find");
-  var root = section.getAttribute("data-root");
-  var COLOURS = 8, LABELLED = 3;
+  var items = [].slice.call(document.querySelectorAll("#network-list li[data-i]"));
+  var NS = "http://www.w3.org/2000/svg", current = -1, touched = false, marked = [];
+  var near = people.map(function () { return []; });
+  data.ties.forEach(function (t, k) { near[t[0]].push([t[1], k, t[2]]); near[t[1]].push([t[0], k, t[2]]); });
+  near.forEach(function (mine) { mine.sort(function (a, b) { return b[2] - a[2] || a[0] - b[0]; }); });
+  var who = people.map(function (a) {
+    var said = /^(.*), (\d+) papers?$/.exec(a.querySelector("title").textContent);
+    return {name: said[1], papers: +said[2], href: a.getAttribute("href"), dot: a.querySelector("circle")};
+  });
+  var folded = who.map(function (p) { return fold(p.name); });
+  var tip = document.createElementNS(NS, "text");
+  tip.setAttribute("class", "net-tip");
+  tip.setAttribute("aria-hidden", "true");
 
-  fetch(section.getAttribute("data-graph"))
-    .then(function (response) {
-      if (!response.ok) throw new Error("HTTP " + response.status);
-      return response.json();
-    })
-    .then(draw)
-    .catch(function () {
-      box.querySelector(".network-note").textContent =
-        "The drawing could not be loaded. Every author it shows is listed below, by cluster.";
-    });
-
-  function colours() {
-    var style = getComputedStyle(section), read = function (name) { return style.getPropertyValue(name).trim(); };
-    var clusters = [];
-    for (var i = 0; i < COLOURS; i++) clusters.push(read("--graph-" + i));
-    return {clusters: clusters, none: read("--graph-none"), text: read("--text"), muted: read("--muted"),
-            surface: read("--surface"), focus: read("--focus"), tie: read("--graph-tie")};
+  function fold(text) {
+    return text.toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "").replace(/ł/g, "l").replace(/ø/g, "o");
   }
 
-  function sheet(c) {
-    return [
-      {selector: "node.author", style: {
-        "width": "data(size)", "height": "data(size)", "background-color": "data(colour)", "z-index": "data(z)",
-        "border-width": 1, "border-color": c.surface,
-        "label": "data(name)", "font-size": "data(font)", "min-zoomed-font-size": 11, "color": c.text,
-        "text-valign": "bottom", "text-margin-y": 2, "text-outline-color": c.surface, "text-outline-width": 2}},
-      {selector: "node.cluster", style: {
-        "width": 1, "height": 1, "background-opacity": 0, "events": "no", "label": "data(label)",
-        "font-size": 20, "font-weight": "bold", "color": c.text, "text-valign": "top", "text-margin-y": -4,
-        "text-wrap": "wrap", "text-outline-color": c.surface, "text-outline-width": 3}},
-      {selector: "edge", style: {
-        "curve-style": "haystack", "line-color": c.tie, "width": "mapData(weight, 1, 5, 0.6, 3)", "opacity": 0.5}},
-      {selector: "edge.across", style: {"opacity": 0.12}},
-      {selector: ".faded", style: {"opacity": 0.12, "text-opacity": 0}},
-      {selector: "edge.near", style: {"opacity": 1, "line-color": c.text}},
-      {selector: "node.author.near", style: {"font-size": 13, "min-zoomed-font-size": 0, "z-index": 5}},
-      {selector: "node.author:selected", style: {
-        "border-width": 4, "border-color": c.focus, "font-size": 15, "font-weight": "bold",
-        "min-zoomed-font-size": 0, "z-index": 10}}
-    ];
+  function element(tag, text, href) {
+    var made = document.createElement(href ? "a" : tag);
+    if (href) made.href = href;
+    if (text) made.textContent = text;
+    return made;
   }
 
-  // The drawing's box as tall as the drawing needs at its width, within the screen: a phone shows it whole
-  function fitHeight(nodes) {
-    var w = 1, h = 1;
-    nodes.forEach(function (n) { w = Math.max(w, n[0]); h = Math.max(h, n[1]); });
-    var wanted = box.clientWidth * (h + 60) / w + 40;
-    box.style.height = Math.round(Math.max(320, Math.min(wanted, window.innerHeight * 0.8))) + "px";
+  function mark(node, name) { node.classList.add(name); marked.push([node, name]); }
+
+  function select(i) {
+    marked.forEach(function (m) { m[0].classList.remove(m[1]); });
+    marked = [];
+    if (tip.parentNode) tip.parentNode.removeChild(tip);
+    if (current >= 0) people[current].setAttribute("tabindex", "-1");
+    current = i;
+    svg.classList.toggle("focusing", i >= 0);
+    if (i < 0) { people[0].setAttribute("tabindex", "0"); section.removeAttribute("data-selected"); return; }
+    people[i].setAttribute("tabindex", "0");
+    mark(people[i], "on");
+    near[i].forEach(function (n) { mark(people[n[0]], "near"); mark(ties[n[1]], "near"); });
+    if (!people[i].querySelector("text")) {  // a dot drawn without its name gets it while selected
+      var r = +who[i].dot.getAttribute("r");
+      tip.setAttribute("x", +who[i].dot.getAttribute("cx") + r + 3);
+      tip.setAttribute("y", +who[i].dot.getAttribute("cy") + 4);
+      tip.textContent = who[i].name;
+      svg.appendChild(tip);
+    }
+    section.setAttribute("data-selected", who[i].href.split("/").slice(-2)[0]);
+    show(i);
   }
 
-  function draw(data) {
-    var c = colours(), elements = [], names = document.getElementById("network-names");
-    var largest = Math.max.apply(null, data.nodes.map(function (n) { return n[3]; }).concat([1]));
-    var named = {};  // the authors named at first sight: each cluster's LABELLED with most papers
-    data.nodes.forEach(function (n, i) {
-      var share = Math.sqrt(n[3] / largest), rank = named[n[2]] = (named[n[2]] || 0) + 1;
-      elements.push({group: "nodes", classes: "author", position: {x: n[0], y: n[1]}, data: {
-        id: "n" + i, cluster: n[2], papers: n[3], name: n[4], slug: n[5], size: 8 + 26 * share,
-        font: rank <= LABELLED ? 12 + 6 * share : 5.4, z: rank <= LABELLED ? 2 : 1, colour: n[2] < 0 ? c.none : c.clusters[n[2] % COLOURS]}});
-      var option = document.createElement("option");
-      option.value = n[4];
-      names.appendChild(option);
+  function show(i) {
+    var p = who[i], box = document.createDocumentFragment(), heading = element("h2");
+    heading.id = "network-panel-heading";
+    heading.appendChild(element("a", p.name, p.href));
+    box.appendChild(heading);
+    var mine = data.people[i], listed = element("ul");
+    box.appendChild(element("p", p.papers + (p.papers === 1 ? " paper" : " papers") + " on this list" +
+      (p.papers > mine.length ? ", the newest " + mine.length + ":" : ":")));
+    mine.forEach(function (k) {
+      var li = element("li");
+      li.appendChild(element("a", data.papers[k][0], root + "papers/" + data.papers[k][1] + "/"));
+      listed.appendChild(li);
     });
-    data.edges.forEach(function (e, i) {
-      var across = data.nodes[e[0]][2] !== data.nodes[e[1]][2] || data.nodes[e[0]][2] < 0;
-      elements.push({group: "edges", classes: across ? "across" : "", data: {
-        id: "e" + i, source: "n" + e[0], target: "n" + e[1], weight: e[2]}});
-    });
-    data.clusters.forEach(function (k, i) {
-      var lines = k[0].split(" · ");
-      elements.push({group: "nodes", classes: "cluster", position: {x: k[1], y: k[2]}, data: {
-        id: "c" + i, label: lines.join("\n"), room: k[3] + 60,
-        chars: Math.max.apply(null, lines.map(function (line) { return line.length; }))}});
-    });
-    box.textContent = "";
-    fitHeight(data.nodes);
-    var cy = cytoscape({container: box, elements: elements, layout: {name: "preset"}, style: sheet(c),
-                        minZoom: 0.05, maxZoom: 6, autoungrabify: true, boxSelectionEnabled: false,
-                        selectionType: "single"});
-    // cluster names about 13 px high on the screen, as wide as their cluster at most, hidden while that would
-    // make them smaller than 8 px (on a phone, until zoomed in: the list below names every cluster)
-    var labels = cy.nodes(".cluster");
-    function nameClusters() {
-      var zoom = cy.zoom();
-      labels.forEach(function (label) {
-        var size = Math.min(Math.max(20, 13 / zoom), label.data("room") / (0.62 * label.data("chars")));
-        label.style({"font-size": size, "text-opacity": size * zoom < 8 ? 0 : 1});
+    box.appendChild(listed);
+    if (p.papers > mine.length) {
+      var more = element("p");
+      more.appendChild(element("a", "All " + p.papers + " papers on their page", p.href));
+      box.appendChild(more);
+    }
+    if (near[i].length) {
+      var with_ = element("p", "Wrote with ");
+      near[i].forEach(function (n, k) {
+        if (k) with_.appendChild(document.createTextNode(", "));
+        with_.appendChild(element("a", who[n[0]].name, who[n[0]].href));
+        if (n[2] > 1) with_.appendChild(document.createTextNode(" (" + n[2] + ")"));
       });
+      with_.appendChild(document.createTextNode("."));
+      box.appendChild(with_);
     }
-    cy.on("zoom", nameClusters);
-    cy.fit(undefined, 16);
-    nameClusters();
-    var authors = cy.nodes(".author");
-    box.setAttribute("tabindex", "0");
-    box.setAttribute("role", "application");
-    box.setAttribute("aria-roledescription", "co-author network");
-    box.setAttribute("aria-label", "Co-author network of " + authors.length + " authors");
-    box.setAttribute("aria-describedby", "network-keys");
-    section.querySelector(".network-tools").hidden = false;
-    document.getElementById("network-keys").hidden = false;
-    window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", function () {
-      c = colours();
-      authors.forEach(function (node) {
-        var k = node.data("cluster");
-        node.data("colour", k < 0 ? c.none : c.clusters[k % COLOURS]);
-      });
-      cy.style(sheet(c));
-    });
-    var selected = null;
-
-    function select(node, why) {
-      cy.elements().removeClass("faded near");
-      if (selected) selected.unselect();
-      selected = node;
-      if (!node) {
-        status.textContent = why || "";
-        box.removeAttribute("data-selected");
-        return;
-      }
-      node.select();
-      var around = node.closedNeighborhood();
-      cy.elements().not(around).not(".cluster").addClass("faded");
-      around.addClass("near");
-      box.setAttribute("data-selected", node.data("slug"));
-      show(node);
-      say(node);
-    }
-
-    function show(node) {
-      var at = node.renderedPosition(), margin = 40;
-      if (at.x < margin || at.y < margin || at.x > box.clientWidth - margin || at.y > box.clientHeight - margin) {
-        cy.center(node);
-      }
-    }
-
-    function say(node) {
-      var ties = node.connectedEdges().sort(function (a, b) { return b.data("weight") - a.data("weight"); });
-      var most = ties.slice(0, 3).map(function (edge) {
-        var other = edge.source().same(node) ? edge.target() : edge.source();
-        return other.data("name") + " (" + edge.data("weight") + ")";
-      });
-      var papers = node.data("papers");
-      status.textContent = "";
-      var link = document.createElement("a");
-      link.href = root + "authors/" + node.data("slug") + "/";
-      link.textContent = node.data("name");
-      status.appendChild(link);
-      status.appendChild(document.createTextNode(": " + papers + (papers === 1 ? " paper" : " papers") +
-        (most.length ? "; wrote most with " + most.join(", ") : "; no co-author drawn") + "."));
-    }
-
-    // The node that way from `node`: a co-author if one lies within 60 degrees of the direction, else the
-    // nearest author that way; nearer and straighter ahead is better.
-    function toward(node, dx, dy) {
-      var from = node.position(), best = null, score = Infinity;
-      var pick = function (candidates) {
-        candidates.forEach(function (other) {
-          if (other.same(node)) return;
-          var p = other.position(), vx = p.x - from.x, vy = p.y - from.y, length = Math.hypot(vx, vy) || 1;
-          var cos = (vx * dx + vy * dy) / length;
-          if (cos < 0.5) return;
-          var s = length * (2 - cos);
-          if (s < score) { score = s; best = other; }
-        });
-      };
-      pick(node.neighborhood("node.author"));
-      if (!best) pick(authors);
-      return best;
-    }
-
-    var MOVES = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
-    box.addEventListener("focus", function () {
-      if (!selected && authors.length) select(authors[0]);
-    });
-    box.addEventListener("keydown", function (event) {
-      if (event.ctrlKey || event.metaKey || event.altKey) return;
-      var move = MOVES[event.key];
-      if (move && selected) {
-        var next = toward(selected, move[0], move[1]);
-        if (next) select(next);
-      } else if (event.key === "Enter" && selected) {
-        window.location.href = root + "authors/" + selected.data("slug") + "/";
-      } else if (event.key === "+" || event.key === "=") {
-        zoom(1.4);
-      } else if (event.key === "-") {
-        zoom(1 / 1.4);
-      } else if (event.key === "0") {
-        cy.fit(undefined, 16);
-      } else if (event.key === "Home" && authors.length) {
-        select(authors[0]);
-      } else if (event.key === "Escape") {
-        select(null);
-      } else {
-        return;
-      }
-      event.preventDefault();
-    });
-
-    function zoom(factor) {
-      var at = selected ? selected.renderedPosition() : {x: box.clientWidth / 2, y: box.clientHeight / 2};
-      cy.zoom({level: cy.zoom() * factor, renderedPosition: at});
-    }
-
-    section.querySelectorAll("button[data-zoom]").forEach(function (button) {
-      button.addEventListener("click", function () {
-        var how = button.getAttribute("data-zoom");
-        if (how === "fit") cy.fit(undefined, 16);
-        else zoom(how === "in" ? 1.4 : 1 / 1.4);
-      });
-    });
-    cy.on("tap", "node.author", function (event) { select(event.target); });
-    cy.on("dbltap", "node.author", function (event) {
-      window.location.href = root + "authors/" + event.target.data("slug") + "/";
-    });
-    cy.on("tap", function (event) { if (event.target === cy) select(null); });
-
-    function found(name) {
-      var wanted = name.trim().toLowerCase();
-      return wanted ? authors.filter(function (n) { return n.data("name").toLowerCase() === wanted; })[0] : null;
-    }
-    find.addEventListener("change", function () {
-      var node = found(find.value);
-      if (node) select(node);
-      else if (find.value.trim()) select(null, "No author named “" + find.value.trim() + "” is drawn.");
-    });
-    find.addEventListener("keydown", function (event) {
-      if (event.key !== "Enter") return;
-      event.preventDefault();
-      var node = found(find.value);
-      if (node) { select(node); box.focus(); }
-    });
-
-    var asked = new URLSearchParams(window.location.search).get("author");
-    if (asked) {
-      var node = authors.filter(function (n) { return n.data("slug") === asked; })[0];
-      if (node) select(node);
-      else select(null, "That author is not among those drawn: see the note above on who is.");
-    }
-    window.sitegenNetwork = cy;
+    panel.textContent = "";
+    panel.appendChild(box);
   }
+
+  function index(target) {
+    var link = target.closest ? target.closest(".net-people a") : null;
+    return link ? people.indexOf(link) : -1;
+  }
+
+  // The author that way from author i: a co-author within 60 degrees of the direction if there is one, else the
+  // nearest author that way; nearer and straighter ahead is better.
+  function toward(i, dx, dy) {
+    var x = +who[i].dot.getAttribute("cx"), y = +who[i].dot.getAttribute("cy"), best = -1, score = Infinity;
+    function pick(candidates) {
+      candidates.forEach(function (n) {
+        if (n === i) return;
+        var vx = who[n].dot.getAttribute("cx") - x, vy = who[n].dot.getAttribute("cy") - y;
+        var length = Math.hypot(vx, vy) || 1, cos = (vx * dx + vy * dy) / length;
+        if (cos >= 0.5 && length * (2 - cos) < score) { score = length * (2 - cos); best = n; }
+      });
+    }
+    pick(near[i].map(function (n) { return n[0]; }));
+    if (best < 0) pick(people.map(function (_, n) { return n; }));
+    return best;
+  }
+
+  var MOVES = {ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1]};
+  svg.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || current < 0) return;
+    var move = MOVES[event.key], next = -1;
+    if (move) next = toward(current, move[0], move[1]);
+    else if (event.key === "Home") next = 0;
+    else if (event.key === "Escape") { people[current].blur(); select(-1); }
+    else return;
+    event.preventDefault();
+    if (next >= 0) people[next].focus();
+  });
+  svg.addEventListener("focusin", function (event) { if (index(event.target) >= 0) select(index(event.target)); });
+  // pointing selects after a moment, so a pointer on its way to the panel does not select each dot it crosses
+  var waiting = 0;
+  svg.addEventListener("mouseover", function (event) {
+    var i = index(event.target);
+    clearTimeout(waiting);
+    if (i >= 0 && i !== current) waiting = setTimeout(function () { select(i); }, 120);
+  });
+  svg.addEventListener("mouseout", function () { clearTimeout(waiting); });
+  // a tap shows the author, a second tap opens their page (the tap's focus selects them before its click comes)
+  var before = -1;
+  svg.addEventListener("pointerdown", function (event) { touched = event.pointerType !== "mouse"; before = current; });
+  svg.addEventListener("click", function (event) {
+    var i = index(event.target);
+    if (i >= 0 && touched && i !== before) { event.preventDefault(); select(i); before = i; }
+  });
+
+  var hits = [];
+  function filter() {
+    var wanted = fold(find.value.trim()), names = [];
+    hits = [];
+    folded.forEach(function (name, i) {
+      var hit = wanted !== "" && name.indexOf(wanted) >= 0;
+      people[i].classList.toggle("match", hit);
+      if (hit) { hits.push(i); names.push(who[i].name); }
+    });
+    svg.classList.toggle("finding", wanted !== "");
+    items.forEach(function (li) { li.hidden = wanted !== "" && hits.indexOf(+li.getAttribute("data-i")) < 0; });
+    document.querySelectorAll("#network-list .cluster").forEach(function (group) {
+      group.hidden = !group.querySelector("li[data-i]:not([hidden])");
+    });
+    status.textContent = !wanted ? "" : !hits.length ? "No author drawn matches “" + find.value.trim() + "”." :
+      hits.length + (hits.length === 1 ? " author matches: " : " authors match: ") + names.slice(0, 5).join(", ") +
+      (hits.length > 5 ? ", …" : "") + ". Enter shows the first.";
+    if (hits.length) select(hits[0]);
+  }
+  find.addEventListener("input", filter);
+  find.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !hits.length) return;
+    event.preventDefault();
+    reach(hits[0]);
+  });
+
+  function drawn() { return svg.getBoundingClientRect().width > 0; }
+
+  function reach(i) {  // the author's dot when the drawing shows, else their line of the list
+    if (drawn()) { people[i].focus(); return; }
+    select(i);
+    var link = items.filter(function (li) { return +li.getAttribute("data-i") === i; })[0].querySelector("a");
+    link.focus();
+  }
+
+  people.forEach(function (a, i) { a.setAttribute("tabindex", i ? "-1" : "0"); });
+  svg.setAttribute("aria-describedby", "network-keys");
+  var keys = element("p", "In the drawing, arrow keys move between authors, Enter opens their page.");
+  keys.id = "network-keys";
+  keys.className = "visually-hidden";
+  section.appendChild(keys);
+  section.querySelector(".net-tools").hidden = false;
+  panel.appendChild(element("p", "Point at an author, tap one or tab to the drawing: their papers show here."));
+  var asked = new URLSearchParams(window.location.search).get("author");
+  var wanted = asked ? who.map(function (p) { return p.href; }).indexOf(root + "authors/" + asked + "/") : -1;
+  if (wanted >= 0) {
+    select(wanted);
+    var item = items.filter(function (li) { return +li.getAttribute("data-i") === wanted; })[0];
+    if (!drawn()) { item.classList.add("asked"); item.scrollIntoView({block: "center"}); }
+  } else if (asked) {
+    status.textContent = "That author is not among those drawn: see the note under the drawing on who is.";
+  }
+  section.setAttribute("data-ready", "");
 })();
