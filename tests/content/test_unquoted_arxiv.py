@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,10 @@ def test_anything_else_is_no_id(number: object) -> None:
 
 
 def entry_with(root: Path, line: str) -> Path:
+    """The first entry with `line` right after its opening `---`, in place of its own `arxiv:` line if it has one."""
     path = sorted((root / "content" / "papers").glob("*.md"))[0]
-    head, body = path.read_text(encoding="utf-8").split("\n", 1)
+    text = re.sub(r"^arxiv: .*\n", "", path.read_text(encoding="utf-8"), count=1, flags=re.MULTILINE)
+    head, body = text.split("\n", 1)
     path.write_text(f"{head}\n{line}\n{body}", encoding="utf-8")
     return path
 

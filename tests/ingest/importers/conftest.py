@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 import shutil
 from pathlib import Path
 
@@ -22,6 +23,18 @@ CAPTURED = {
     LISTING_A: dt.date(2026, 4, 17),
     LISTING_B: dt.date(2026, 5, 19),
 }
+
+
+_HAND_RECORD = re.compile(rb"^- api: hand\n(?:  .*\n)*", re.MULTILINE)
+_ARXIV_LINE = re.compile(rb"^arxiv: .*\n", re.MULTILINE)
+
+
+def as_imported(data: bytes) -> bytes:
+    """A committed entry as `sitegen import` writes it from the dumps: without the arXiv id a curator
+    confirmed by hand afterwards (its `arxiv:` line and its `api: hand` source record)."""
+    if not _HAND_RECORD.search(data):
+        return data
+    return _ARXIV_LINE.sub(b"", _HAND_RECORD.sub(b"", data), count=1)
 
 
 def parse_committed(name: str, captured: dt.date | None = None) -> ParsedDump:
