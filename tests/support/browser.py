@@ -30,6 +30,7 @@ from playwright.sync_api import (
     Browser,
     ConsoleMessage,
     Error,
+    Frame,
     Page,
     Request,
     Response,
@@ -88,8 +89,8 @@ class RecordedPage:
 
     * ``console_errors``: console messages of type "error" (this includes Chromium's "Failed to load resource");
     * ``page_errors``: uncaught exceptions and unhandled rejections in the page;
-    * ``failed_requests``: requests that failed at the network level (refused, aborted, blocked) and responses with
-      HTTP status >= 400.
+    * ``failed_requests``: requests that failed at the network level (refused, blocked, aborted while their page
+      stayed) and responses with HTTP status >= 400.
 
     ``problems`` lists all of them; ``assert_clean()`` fails with the list; ``clear()`` forgets them.
     """
@@ -98,10 +99,16 @@ class RecordedPage:
         self.page = page
         self.console_errors: list[str] = []
         self.page_errors: list[str] = []
-        self.failed_requests: list[str] = []
+        self._failed: list[str] = []
+        self._navigations = 0
+        self._made_after: dict[Request, int] = {}
+        self._aborted: list[tuple[int, str]] = []
         page.on("console", self._on_console)
         page.on("pageerror", self._on_page_error)
+        page.on("request", self._on_request)
+        page.on("framenavigated", self._on_navigated)
         page.on("requestfailed", self._on_request_failed)
+        page.on("requestfinished", self._on_request_finished)
         page.on("response", self._on_response)
 
     def __getattr__(self, name: str) -> Any:
@@ -116,12 +123,34 @@ class RecordedPage:
     def _on_page_error(self, error: Error) -> None:
         self.page_errors.append(f"{error.name}: {error.message}" if error.name else error.message)
 
+    def _on_request(self, request: Request) -> None:
+        self._made_after[request] = self._navigations
+
+    def _on_request_finished(self, request: Request) -> None:
+        self._made_after.pop(request, None)
+
+    def _on_navigated(self, frame: Frame) -> None:
+        if frame == self.page.main_frame:
+            self._navigations += 1
+
     def _on_request_failed(self, request: Request) -> None:
-        self.failed_requests.append(f"{request.method} {request.url}: {request.failure}")
+        text = f"{request.method} {request.url}: {request.failure}"
+        made_after = self._made_after.pop(request, self._navigations)
+        if request.failure == "net::ERR_ABORTED" and not request.is_navigation_request():
+            # Chromium aborts what a page still loads when it navigates away; that counts only if the page stayed.
+            # Whether it stayed is known once the navigation has been reported, hence the check in ``problems``.
+            self._aborted.append((made_after, text))
+        else:
+            self._failed.append(text)
 
     def _on_response(self, response: Response) -> None:
         if response.status >= 400:
-            self.failed_requests.append(f"{response.request.method} {response.url}: HTTP {response.status}")
+            self._failed.append(f"{response.request.method} {response.url}: HTTP {response.status}")
+
+    @property
+    def failed_requests(self) -> list[str]:
+        """Failed requests so far; one aborted while its page stayed counts, one its page left behind does not."""
+        return self._failed + [text for made_after, text in self._aborted if made_after == self._navigations]
 
     @property
     def problems(self) -> list[str]:
@@ -134,7 +163,8 @@ class RecordedPage:
     def clear(self) -> None:
         self.console_errors.clear()
         self.page_errors.clear()
-        self.failed_requests.clear()
+        self._failed.clear()
+        self._aborted.clear()
 
     def assert_clean(self, *, ignore: Iterable[str] = ()) -> None:
         """Fail when anything was recorded, except problems matching one of the ``ignore`` regular expressions."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import http.server
 import socket
 import threading
 import time
@@ -430,3 +431,53 @@ def test_page_records_errors_and_failed_requests(page: RecordedPage, tmp_path: P
     page.assert_clean(ignore=[r"missing\.png", "example.org", "custom console error", "undefinedFunction", "404"])
     page.clear()
     page.assert_clean()
+
+
+class _SlowImage(http.server.BaseHTTPRequestHandler):
+    """Serves two pages; ``/slow.png`` answers only after ``release`` is set, so the page leaves while it loads."""
+
+    release = threading.Event()
+
+    def do_GET(self) -> None:
+        if self.path == "/slow.png":
+            self.release.wait(10)
+            body, kind = b"", "image/png"
+        else:
+            title = "One" if self.path == "/" else "Two"
+            body = page(title, '<img src="/slow.png" alt=""><a href="/two">Two</a>', root="/").encode()
+            kind = "text/html; charset=utf-8"
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        except OSError:
+            pass  # the browser gave up on it: that is the point
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.mark.browser
+def test_a_request_cut_short_by_leaving_the_page_is_no_problem(page: RecordedPage) -> None:
+    """Chromium aborts what a page was still loading when it navigates away (a late favicon, a slow image): that
+    is the browser's housekeeping, not a broken site. A request that fails while its page stays is still one."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _SlowImage)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    _SlowImage.release.clear()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        page.goto(base + "/", wait_until="domcontentloaded")
+        page.get_by_role("link", name="Two").click()
+        page.wait_for_url("**/two", wait_until="domcontentloaded")
+        _SlowImage.release.set()
+        page.wait_for_load_state("load")
+        page.assert_clean()
+        page.evaluate("() => fetch('http://127.0.0.1:1/refused').catch(() => null)")
+        page.wait_for_timeout(200)
+        assert any("127.0.0.1:1/refused" in text for text in page.failed_requests), page.failed_requests
+    finally:
+        _SlowImage.release.set()
+        server.shutdown()
+        server.server_close()
