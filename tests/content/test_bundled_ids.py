@@ -13,6 +13,8 @@ from sitegen.content import frontmatter
 PAPERS = Path(__file__).resolve().parents[2] / "content" / "papers"
 # The number of bundled entries whose arXiv id was confirmed by hand: it may grow, never shrink.
 RESOLVED_AT_LEAST = 85
+# ... and of those, the number whose whole author list, in order, was typed from the same page.
+COMPLETE_AUTHORS_AT_LEAST = 63
 
 
 def entries() -> list[tuple[str, dict[str, Any]]]:
@@ -45,3 +47,23 @@ def test_hand_records_name_the_entrys_own_id() -> None:
 
 def test_at_least_this_many_entries_lead_to_arxiv() -> None:
     assert len(with_ids()) >= RESOLVED_AT_LEAST
+
+
+def complete_author_lists() -> list[tuple[str, dict[str, Any]]]:
+    return [(name, meta) for name, meta in entries()
+            if meta.get("authors") and "author_count" not in meta and not meta.get("authors_truncated")]
+
+
+
+def test_every_complete_author_list_says_where_it_was_read() -> None:
+    """A whole author list in place of a listing's bare "N authors" was typed from the page that confirmed the
+    paper's id (a hand record), or came whole from an author-profile page."""
+    def read_from(meta: dict[str, Any]) -> bool:
+        return any(r.get("api") == "hand" or r.get("format") == "author-profile" for r in meta.get("sources") or [])
+    lists = complete_author_lists()
+    assert [name for name, meta in lists if not read_from(meta)] == []
+    assert len(lists) >= COMPLETE_AUTHORS_AT_LEAST
+    for name, meta in lists:
+        authors = meta["authors"]
+        assert all(isinstance(a, str) and a and a.strip() == a for a in authors), name
+        assert len(set(authors)) == len(authors), f"{name}: a name twice"

@@ -106,15 +106,19 @@ def merge_into(existing: dict[str, Any], imported: dict[str, Any], state: dict[s
                update: bool) -> tuple[dict[str, Any], dict[str, str]]:
     """Merge freshly imported fields into an entry's front matter without losing edits.
 
-    A missing field is added; a field still equal to what the importer last wrote
-    (its fingerprint in `state`) is refreshed only with `update`; anything else is the
-    curator's and stays. New dumps are appended to `sources`.
+    A missing field is added (deleting a field is how a curator asks for the dump's value
+    back), except a count or truncation mark of authors that the curator's own complete author
+    list makes moot. A field still equal to what the importer last wrote (its fingerprint in
+    `state`) is refreshed only with `update`; anything else is the curator's and stays. New
+    dumps are appended to `sources`.
     """
     meta = dict(existing)
     new_state = dict(state)
     for key, value in imported.items():
         if key == "sources":
             meta["sources"] = _merge_sources(meta.get("sources"), value, update)
+            continue
+        if key not in meta and _moot(key, meta, imported, state):
             continue
         if key == "links" and isinstance(meta.get(key), dict):  # add missing kinds of link
             unedited = state.get(key) == fingerprint(meta[key])
@@ -126,6 +130,17 @@ def merge_into(existing: dict[str, Any], imported: dict[str, Any], state: dict[s
             meta[key] = value
             new_state[key] = fingerprint(value)
     return ordered(meta), new_state
+
+
+def _moot(key: str, meta: dict[str, Any], imported: dict[str, Any], state: dict[str, str]) -> bool:
+    """A listing's "N authors" and a profile's truncation mark say nothing once the curator typed all N names."""
+    if key not in ("author_count", "authors_truncated"):
+        return False
+    authors = meta.get("authors")
+    if not isinstance(authors, list) or not authors or state.get("authors") == fingerprint(authors):
+        return False
+    count = imported.get("author_count")
+    return not isinstance(count, int) or len(authors) >= count
 
 
 def _merge_sources(current: Any, new: list[dict[str, Any]], update: bool) -> list[dict[str, Any]]:

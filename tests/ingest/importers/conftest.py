@@ -27,14 +27,29 @@ CAPTURED = {
 
 _HAND_RECORD = re.compile(rb"^- api: hand\n(?:  .*\n)*", re.MULTILINE)
 _ARXIV_LINE = re.compile(rb"^arxiv: .*\n", re.MULTILINE)
+_AUTHOR_LINES = re.compile(rb"^(?:authors:(?: \[\])?\n(?:- .*\n)*|authors_truncated: .*\n|author_count: .*\n)",
+                           re.MULTILINE)
 
 
 def as_imported(data: bytes) -> bytes:
-    """A committed entry as `sitegen import` writes it from the dumps: without the arXiv id a curator
-    confirmed by hand afterwards (its `arxiv:` line and its `api: hand` source record)."""
+    """A committed entry as `sitegen import` writes it from the dumps, but for its author list: without the arXiv
+    id a curator confirmed by hand afterwards (its `arxiv:` line and its `api: hand` source record)."""
     if not _HAND_RECORD.search(data):
         return data
     return _ARXIV_LINE.sub(b"", _HAND_RECORD.sub(b"", data), count=1)
+
+
+def hand_edits_aside(imported: dict[str, bytes], committed: dict[str, bytes]) -> tuple[dict[str, bytes],
+                                                                                     dict[str, bytes]]:
+    """Both sides comparable: the committed entries' hand-confirmed ids taken out, and where a curator also typed
+    the paper's whole author list from the page that confirmed the id, the author lines of both sides set aside
+    (the importer's own list and count stand in for them in every other entry)."""
+    ours, theirs = dict(imported), {name: as_imported(data) for name, data in committed.items()}
+    for name, data in committed.items():
+        if _HAND_RECORD.search(data) and name in ours and (
+                _AUTHOR_LINES.findall(ours[name]) != _AUTHOR_LINES.findall(theirs[name])):
+            ours[name], theirs[name] = _AUTHOR_LINES.sub(b"", ours[name]), _AUTHOR_LINES.sub(b"", theirs[name])
+    return ours, theirs
 
 
 def parse_committed(name: str, captured: dt.date | None = None) -> ParsedDump:

@@ -204,3 +204,22 @@ def test_a_dump_import_keeps_every_api_provenance_record() -> None:
     meta, _ = merge_into(existing, imported, {}, update=False)
     assert [s.get("file") for s in meta["sources"]] == ["a.txt", "b.txt", None, None]
     assert meta["sources"][2:] == apis
+
+
+
+def test_a_complete_author_list_typed_by_hand_makes_the_count_moot() -> None:
+    """The whole author list typed by hand makes the listing's count and truncation mark moot: the curator deletes
+    them, and neither a re-import nor `--update` puts them back. Other deleted fields come back as before."""
+    imported = {"title": "T", "authors": ["Ada Lovelace"], "authors_truncated": True, "author_count": 3,
+                "upvotes": 4}
+    state = {k: fingerprint(v) for k, v in imported.items()}
+    typed = {"title": "T", "authors": ["Ada Lovelace", "Alan Turing", "Grace Hopper"]}
+    for update in (False, True):
+        meta, new_state = merge_into(typed, imported, state, update=update)
+        assert meta == {**typed, "upvotes": 4} and new_state == state
+    short = {"title": "T", "authors": ["Ada Lovelace", "Alan Turing"]}  # still fewer than the listing counts
+    meta, _ = merge_into(short, imported, state, update=False)
+    assert (meta["author_count"], meta["authors_truncated"]) == (3, True)
+    untouched = {"title": "T", "authors": ["Ada Lovelace"]}  # the importer's own list: its marks come back
+    meta, _ = merge_into(untouched, imported, state, update=False)
+    assert (meta["author_count"], meta["authors_truncated"]) == (3, True)
