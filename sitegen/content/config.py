@@ -43,6 +43,8 @@ class SiteConfig:
     # The home page's order: "added" (the newest additions first, what a curator's readers come back for) or
     # "published" (by publication date, as the timeline)
     home_order: str = "added"
+    # A tag page's order: "published" (newest first, as everywhere) or "cited" (the papers the list cites most first)
+    tag_order: str = "published"
     domain: str = ""  # custom domain for GitHub Pages (CNAME)
     tags: tuple[tuple[str, tuple[str, ...]], ...] = ()  # tag -> keywords, for the importer's tagger
     repository: str = ""
@@ -66,8 +68,10 @@ class SiteConfig:
 KNOWN = {
     "title": str, "description": str, "curator": str, "language": str, "base_url": str,
     "theme": str, "page_size": int, "domain": str, "tags": dict, "repository": str, "home_order": str,
+    "tag_order": str,
 }
 HOME_ORDERS = ("added", "published")
+TAG_ORDERS = ("published", "cited")
 
 
 _TEXT: dict[str, Any] = {"type": "string"}
@@ -81,6 +85,7 @@ SETTINGS_SCHEMA: dict[str, dict[str, Any]] = {
                  "examples": ["https://user.github.io/reading-list/"]},
     "page_size": {"type": "integer", "minimum": 1},
     "home_order": {"enum": list(HOME_ORDERS)},
+    "tag_order": {"enum": list(TAG_ORDERS)},
     "tags": {"type": "object", "additionalProperties": {"anyOf": [_KEYWORDS, {
         "type": "object", "additionalProperties": False,
         "properties": {"label": _TEXT, "description": _TEXT, "keywords": _KEYWORDS}}]}},
@@ -173,6 +178,10 @@ def _validate(data: dict[str, Any], lines: dict[str, int]) -> tuple[dict[str, An
         problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("home_order", 1)), "E003",
                                    f"'home_order' must be added or published, found {values['home_order']!r}",
                                    "added: the newest additions first; published: by publication date"))
+    if values.get("tag_order", TAG_ORDERS[0]) not in TAG_ORDERS:
+        problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("tag_order", 1)), "E003",
+                                   f"'tag_order' must be published or cited, found {values['tag_order']!r}",
+                                   "published: newest first; cited: the papers this list cites most first"))
     if "language" in values and not LANGUAGE.match(values["language"]):
         problems.append(Diagnostic(Location(CONFIG_FILE, lines.get("language", 1)), "E003",
                                    f"'language' must be a language tag such as en or en-GB, found "

@@ -51,6 +51,7 @@ class Entry:
     lead_html: str = ""  # the notes' first paragraph, cut short, as text with math: the take when there is no summary
     take_html: str = ""  # what a card shows of the curator: the summary, else the notes' lead
     mentions: tuple[tuple[str, int], ...] = ()  # each `[[target]]` of the notes and its line in the file
+    cites: tuple[str, ...] = ()  # the arXiv ids and DOIs the paper cites (`cites:`), as written
 
     @property
     def hidden_authors(self) -> int:

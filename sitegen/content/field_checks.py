@@ -25,6 +25,7 @@ S2_AUTHOR = re.compile(r"^[1-9]\d{0,11}\Z", re.ASCII)  # Semantic Scholar's auth
 HF_USER = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9_.-]{0,94}[A-Za-z0-9_])?\Z")  # a Hub account name
 ORCID = re.compile(r"^\d{4}-\d{4}-\d{4}-\d{3}[\dX]\Z", re.ASCII)
 ORCID_URL = re.compile(r"^https?://orcid\.org/", re.IGNORECASE)
+_ARXIV_PREFIX = re.compile(r"^arxiv:", re.IGNORECASE)  # `arXiv:2205.14135`, as papers cite it
 LARGEST = 2**53 - 1  # the largest whole number JSON readers (JavaScript) hold exactly
 
 Checker = Callable[[Any], tuple[Any, str, str]]  # value -> (normalized, error, hint)
@@ -218,6 +219,27 @@ def arxiv_id(value: Any) -> tuple[Any, str, str]:
                                        f"{value!r}"), f"quote it: arxiv: '{recovered}' (sitegen import and enrich " \
             "write it so when they rewrite the entry)"
     return pattern(ARXIV_ID, "arXiv id", "2101.00010")(value)
+
+
+@described({"type": "array", "items": {"anyOf": [{"type": "string", "pattern": "^(?:[aA][rR][xX][iI][vV]:)?"
+                                                                                  + ecma(ARXIV_ID)[1:]},
+                                                  {"type": "string", "pattern": ecma(DOI)}]}})
+def paper_ids(value: Any) -> tuple[Any, str, str]:
+    """The papers an entry cites (`sitegen enrich` writes them from Semantic Scholar): each an arXiv id or a DOI,
+    kept as written; the build links those on the list."""
+    if value is None:
+        return [], "", ""
+    if not isinstance(value, list):
+        return value, f"expected a list of arXiv ids and DOIs, found {_kind(value)}", \
+            "write one id per line starting with '- ', e.g. - '2205.14135'"
+    for i, item in enumerate(value):
+        if isinstance(item, float) and arxiv_from_number(item) is not None:
+            return value, ItemError(f"arXiv id {arxiv_from_number(item)} is unquoted, and YAML reads it as the "
+                                    f"number {item!r}", i), f"quote it: - '{arxiv_from_number(item)}'"
+        if not (isinstance(item, str) and (ARXIV_ID.match(_ARXIV_PREFIX.sub("", item)) or DOI.match(item))):
+            return value, ItemError(f"{shown(item)} is neither an arXiv id nor a DOI", i), \
+                "write an arXiv id such as '2205.14135' or a DOI such as 10.1145/3581784.3607040"
+    return list(value), "", ""
 
 
 @described({"anyOf": [{"type": "integer", "minimum": 1, "maximum": 999_999_999_999},

@@ -325,6 +325,7 @@ def entry_from_text(text: str, shown: str, stem: str, report: Report, previous: 
         venue=meta.get("venue"),
         draft=meta.get("draft", False),
         withdrawn=meta.get("withdrawn", False),
+        cites=tuple(meta.get("cites", ())),
         sources=tuple(tuple(sorted(s.items())) for s in meta.get("sources", [])),
         extra=meta.get("extra", {}),
         title_html=previous.title_html if previous and same_title else markdown.text_with_math(title),

@@ -31,6 +31,7 @@ from .field_checks import (
     nonempty_text,
     number,
     orcid,
+    paper_ids,
     pattern,
     publication_date,
     s2_author,
@@ -92,6 +93,7 @@ ENTRY_FIELDS: dict[str, Checker] = {
     "summary": text,  # the curator's one-line take, shown on cards (else the notes' first paragraph)
     "pinned": boolean,  # true: first among the papers the home page says to start with
     "withdrawn": boolean,  # true: the paper was withdrawn (arXiv says so); its page and cards say it
+    "cites": paper_ids,  # what the paper cites (enrich writes it): the page links those on the list
     "enrich": boolean,  # false: `sitegen enrich` leaves the entry alone
     "abstract": text,
     "sources": sources,

@@ -15,7 +15,8 @@ from ..content import categories
 from ..content.config import SiteConfig
 from ..content.loader import Content, Entry
 from ..content.slugs import slugify, unique_slug
-from . import collisions, curated_lists, layout, mentions, people, signals
+from . import citations, collisions, curated_lists, layout, mentions, people, signals
+from .citations import Citations
 from .cite_keys import assign_cite_keys, cite_bases
 from .mentions import Mentions
 from .network import Network, Ranking, Ref, sort_name
@@ -74,12 +75,14 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
     tag_refs = {name: Ref(name, slug) for name, slug in tag_slugs.items()}
     by_arxiv = mentions.arxiv_slugs(entries)
     noted, unknown_mentions = mentions.site_mentions(entries, {e.slug: e for e in entries}, by_arxiv)
+    cited = citations.site_citations(entries)
     papers: dict[str, Paper] = {}
     for e in entries:
         i = position[e.slug]
         papers[e.slug] = make_paper(e, author_refs, tag_refs, keys[e.slug], unlisted[e.slug],
                                     newer=chronological[i + 1] if i + 1 < len(chronological) else None,
-                                    older=chronological[i - 1] if i > 0 else None, mentions=noted.get(e.slug))
+                                    older=chronological[i - 1] if i > 0 else None, mentions=noted.get(e.slug),
+                                    citations=cited.get(e.slug))
     order = tuple(e.slug for e in entries)
     authors = _authors(entries, network, author_slugs, who)
     tags = _tags(entries, tag_slugs)
@@ -94,6 +97,7 @@ def build_site(config: SiteConfig, content: Content, drafts: bool = False, repor
         pages=page_count(config, len(order)), author_index={a.slug: a for a in authors},
         tag_index={t.slug: t for t in tags}, redirects=redirects, cite_bases=bases, network=network, people=who,
         upvotes=upvotes, rising=signals.rising(upvotes), mentions=noted, arxiv_slugs=by_arxiv,
+        citations=cited,
     )
     report = report if report is not None else Report()
     report.extend([*who.problems, *problems, *unknown_mentions])
@@ -111,7 +115,7 @@ def page_count(config: SiteConfig, papers: int) -> int:
 
 def make_paper(e: Entry, author_refs: Mapping[str, Byline], tag_refs: Mapping[str, Ref], cite_key: str,
                unlisted: tuple[str, ...], newer: str | None, older: str | None,
-               mentions: Mentions | None = None) -> Paper:
+               mentions: Mentions | None = None, citations: Citations | None = None) -> Paper:
     return Paper(
         entry=e,
         route=layout.paper(e.slug),
@@ -123,6 +127,7 @@ def make_paper(e: Entry, author_refs: Mapping[str, Byline], tag_refs: Mapping[st
         older=older,
         unlisted_authors=tuple(map(author_refs.__getitem__, unlisted)),
         mentions=mentions,
+        citations=citations,
     )
 
 

@@ -20,6 +20,7 @@ from typing import TypeVar
 
 from ..content.categories import canonical
 from ..content.loader import AuthorProfile, Entry
+from . import citations as citation_index
 from . import curated_lists as lists
 from . import mentions as mention_index
 from . import model, signals, timeline
@@ -61,6 +62,8 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
     if any(slug not in papers or e.slug != slug or (e.draft and not drafts) for slug, e in edited.items()):
         return None
     old = {slug: papers[slug].entry for slug in edited}
+    if not citation_index.unchanged(edited, old):  # rare (enrich writes them): the graph is made again
+        return None
     who = site.people
     unlisted = who.unlisted(edited.values())
     names_after = {slug: who.credit(e.authors, unlisted[slug]) for slug, e in edited.items()}
@@ -122,7 +125,7 @@ def patch_site(site: Site, edited: Mapping[str, Entry], profiles: Iterable[Autho
         key = keys.get(slug, before.cite_key)
         if slug in edited:
             paper = model.make_paper(edited[slug], author_refs, tag_refs, key, unlisted[slug], newer, older,
-                                     mentions.get(slug))
+                                     mentions.get(slug), site.citations.get(slug))
         else:
             paper = replace(before, cite_key=key, newer=newer, older=older, mentions=mentions.get(slug))
         if paper != before:

@@ -12,20 +12,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from ..content.loader import Entry
+from .citations import Citations
 from .mentions import Mentions
 from .network import Ref
 from .people import Byline
 from .site import Paper
 
 # What a paper is besides its entry: (source path, route, authors, tags, category, cite key, newer, older,
-# unlisted authors, mentions), as the `paper` step saves it
+# unlisted authors, mentions, citations), as the `paper` step saves it
 PaperRow = tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str, str | None, str | None,
-                 tuple[Byline, ...], Mentions | None]
+                 tuple[Byline, ...], Mentions | None, Citations | None]
 
 
 def row_of(paper: Paper) -> PaperRow:
     return (paper.entry.source_path, paper.route, paper.authors, paper.tags, paper.category, paper.cite_key,
-            paper.newer, paper.older, paper.unlisted_authors, paper.mentions)
+            paper.newer, paper.older, paper.unlisted_authors, paper.mentions, paper.citations)
 
 
 class SavedPapers(Mapping[str, Paper]):

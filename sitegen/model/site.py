@@ -13,6 +13,7 @@ from functools import cached_property
 from ..content.config import SiteConfig
 from ..content.loader import AuthorProfile, Entry
 from . import signals
+from .citations import Citations
 from .mentions import Mentions
 from .network import Network, Ref
 from .people import Byline, People, Redirect
@@ -34,6 +35,7 @@ class Paper:
     # Profile authors the source hid behind "et al.": the paper is in their profile dump.
     unlisted_authors: tuple[Byline, ...] = ()
     mentions: Mentions | None = None  # what its notes name, and whose notes name it (model/mentions.py)
+    citations: Citations | None = None  # the papers on the list it cites and that cite it (model/citations.py)
 
     @property
     def slug(self) -> str:
@@ -110,6 +112,7 @@ class Site:
     picks: tuple[str, ...] = ()  # where to start: pinned, then best rated papers (`curated_lists.pick_key`)
     home: tuple[str, ...] = ()  # the home page's papers: by date added (`curated_lists.home_key`) or `order`
     mentions: Mapping[str, Mentions] = field(default_factory=dict)  # slug -> what its notes name, who names it
+    citations: Mapping[str, Citations] = field(default_factory=dict)  # slug -> whom it cites, who cites it
     arxiv_slugs: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)  # arXiv id -> slug
     # The papers that gained most upvotes between the last two captures, and what that is worked out from
     rising: signals.Rising = field(default_factory=signals.Rising)

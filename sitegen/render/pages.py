@@ -86,6 +86,7 @@ def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any
         "paper": paper,
         "notes_html": mentions.linked(e.notes_html, mentioned) if e.mentions else e.notes_html,
         "mentioned_in": [site.papers[slug] for slug in noted.into] if noted else [],
+        **_citations(site, paper),
         "newer": site.papers[paper.newer] if paper.newer else None,
         "older": site.papers[paper.older] if paper.older else None,
         "bibtex": citations.bibtex([paper], site.config, r.bib_entries),
@@ -103,6 +104,19 @@ def _paper(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any
         **_paper_panel(site, paper),
         **signal_charts(paper),
     }
+
+
+def _citations(site: Site, paper: Paper) -> dict[str, Any]:
+    """The papers on the list it cites and that cite it, newest first (read through `site`: the engine records
+    them, so a cited paper's new title reaches this page)."""
+    cited = paper.citations
+
+    def newest_first(slugs: tuple[str, ...]) -> list[Paper]:
+        return sorted((site.papers[slug] for slug in slugs), key=lambda p: (p.entry.date or dt.date.min, p.slug),
+                      reverse=True)
+
+    return {"cites_on_list": newest_first(cited.cites) if cited else [],
+            "cited_by_on_list": newest_first(cited.cited_by) if cited else []}
 
 
 def _paper_panel(site: Site, paper: Paper) -> dict[str, Any]:
@@ -191,11 +205,21 @@ def _tag(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
     details = None if tag.is_category else site.config.tag(tag.name)  # its label, description, keywords
     heading = f"{tag.name} — {tag.title}" if tag.is_category and tag.title != tag.name else tag.name
     heading = details.label if details and details.label else heading
-    return {"title": heading,
+    by_citations = site.config.tag_order == "cited"
+    papers = cited_first(site, tag.papers) if by_citations else tag.papers
+    return {"title": heading, "by_citations": by_citations,
             "description": details.description if details and details.description else
             f"Papers tagged {tag.name} on {site.config.title}.",
-            "tag": tag, "tag_details": details, "items": r.items(tag.papers, root), "feed_url": feed,
+            "tag": tag, "tag_details": details, "items": r.items(papers, root), "feed_url": feed,
             "cite_name": tag.slug, "cite_papers": tag.papers, **NO_CITATION_FILES}
+
+
+def cited_first(site: Site, slugs: tuple[str, ...]) -> tuple[str, ...]:
+    """Papers the list cites most first; equals keep the site's order (a stable sort)."""
+    def cited_by(slug: str) -> int:
+        citations = site.papers[slug].citations
+        return len(citations.cited_by) if citations else 0
+    return tuple(sorted(slugs, key=lambda slug: -cited_by(slug)))
 
 
 # Themes written when authors and tags had citation files of their own link them from `citation_files`: empty now

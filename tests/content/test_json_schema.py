@@ -59,6 +59,7 @@ ENTRY_REFUSED = [
     "title: T\nlinks: [https://x.org]\n", "title: T\nlinks: {code: 'javascript:alert(1)'}\n",
     "title: T\nlinks: {code: ftp://x.org/a}\n", "title: T\nstatus: readd\n", "title: T\nrating: 6\n",
     "title: T\nrating: 0\n", "title: T\narxiv: 2101.000101\n", "title: T\narxiv: '21010.0010'\n",
+    "title: T\ncites: ['2205.14135', not-an-id]\n", "title: T\ncites: 10.1145/x\n", "title: T\ncites: [2205.14135]\n",
     "title: T\ndoi: '10.1234/x}, note = {pwned'\n", "title: T\ndoi: 11.1/x\n", "title: T\ndraft: maybe\n",
     "title: T\nwithdrawn: 1\n", "title: T\nsources: 5\n", "title: T\nsources: [{file: [x.txt]}]\n",
     "title: T\nextra: [a]\n", "title: T\nvenue: [SC]\n",

@@ -32,12 +32,14 @@ def test_a_complete_entry_is_valid_and_normalized() -> None:
         "date: 2025-02-04\ncategory: cs.DC\ntags: [x]\nscore: 69.4\nupvotes: 2\n"
         "links: {code: 'https://github.com/a/b'}\narxiv: '2101.00010'\ndoi: 10.1145/3581784.3607040\n"
         "status: to-read\nrating: 5\ndraft: false\nvenue: SC 2023\nwithdrawn: true\nenrich: true\n"
+        "cites: ['2205.14135', arXiv:1706.03762v5, 10.1145/3600006.3613165]\n"
         "added: 2026-05-19\nabstract: A.\nsources: [{file: a.txt}]\nsummary: Worth it.\npinned: true\n"
         "extra: {slides: 'https://x.org/s', seen: 2026-01-02}\n")
     assert problems == []
     # a date as text, as the cache keeps it
     assert clean["extra"] == {"slides": "https://x.org/s", "seen": "2026-01-02"}
     assert clean["date"] == dt.date(2025, 2, 4) and clean["arxiv"] == "2101.00010"
+    assert clean["cites"] == ["2205.14135", "arXiv:1706.03762v5", "10.1145/3600006.3613165"]
     assert set(clean) == set(schema.ENTRY_FIELDS)
 
 

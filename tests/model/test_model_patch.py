@@ -96,11 +96,17 @@ def edit(entries: dict[str, Entry], kind: str, a: int, b: int) -> Entry:
         seen = [_sighting(_pick(DAYS, a + b), b % 9), _sighting(_pick(DAYS, b), a % 5)]
         choices = [(), other.sources, e.sources[:1], (*e.sources, seen[0]), tuple(seen), (*other.sources, *seen)]
         return dataclasses.replace(e, sources=_pick(choices, b))
+    if kind == "cites":  # cites another paper by its arXiv id or DOI, one not on the list, or nothing
+        ids = [other.arxiv or "2101.00001", f"10.1000/P{b % 3}", "10.1000/none"]
+        return dataclasses.replace(e, cites=tuple(ids[: b % 4]))
+    if kind == "doi":  # a DOI those citations name
+        return dataclasses.replace(e, doi=f"10.1000/p{b % 3}")
     return dataclasses.replace(e, abstract=f"Abstract {b}", notes=f"Notes {b}")
 
 
 EDITS = st.lists(st.tuples(st.sampled_from(["title", "date", "authors", "tags", "category", "added", "draft",
-                                            "sources", "text"]), st.integers(0, 200), st.integers(0, 200)),
+                                            "sources", "cites", "doi", "text"]),
+                           st.integers(0, 200), st.integers(0, 200)),
                  min_size=1, max_size=3)
 
 

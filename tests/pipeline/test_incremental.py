@@ -98,6 +98,11 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
         target.write_text(target.read_text() + f"\nCompare [[{other}]].\n")
     elif kind == "unmention" and target:
         target.write_text(re.sub(r"\nCompare \[\[[^\]]*\]\]\.\n", "\n", target.read_text()))
+    elif kind == "cite" and target:  # cites papers on the list by the DOIs "doi" gives them, and one not on it
+        cited = f"['10.1000/p{b % 3}', 10.1000/P{(b + 1) % 3}, '2101.00001']"
+        _replace_field(target, "cites", cited if b % 4 else "[]")
+    elif kind == "doi" and target:  # a DOI the citations above may name (two papers may share it: the first owns it)
+        _replace_field(target, "doi", f"10.1000/p{b % 3}")
     elif kind == "partial" and target:  # a year or a month alone
         _replace_field(target, "date", ("2019", f"2019-0{1 + b % 9}")[b % 2])
     elif kind == "added" and target:
@@ -132,8 +137,8 @@ def apply(root: Path, op: tuple[str, int, int]) -> list[Path]:
 
 OPS = st.tuples(
     st.sampled_from(["title", "date", "undate", "tags", "authors", "byline", "alias", "unalias", "body", "abstract",
-                     "status", "rating", "pin", "summary", "partial", "mention", "unmention", "added", "sighting",
-                     "new", "delete", "rename", "template", "config", "css"]),
+                     "status", "rating", "pin", "summary", "partial", "mention", "unmention", "cite", "doi", "added",
+                     "sighting", "new", "delete", "rename", "template", "config", "css"]),
     st.integers(0, 50), st.integers(1, 40),
 )
 

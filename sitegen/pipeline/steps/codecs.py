@@ -20,6 +20,7 @@ from ...common.errors import Diagnostic
 from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
+from ...model.citations import Citations
 from ...model.collab import Collaboration
 from ...model.mentions import Mentions
 from ...model.model import Ref
@@ -38,7 +39,7 @@ TYPES: dict[str, Any] = {
     "template": str, "config": SiteConfig, "assets": dict[str, str], "static": dict[str, str],
     "profile": tuple[AuthorProfile | None, tuple[Diagnostic, ...]],
     "paper": tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str, str | None, str | None,
-                   tuple[Byline, ...], Mentions | None] | None,
+                   tuple[Byline, ...], Mentions | None, Citations | None] | None,
     "author": tuple[str, str, tuple[str, ...], AuthorProfile | None] | None,
     "author_links": tuple[tuple[Ref, ...], tuple[Ref, ...], int],
     "tag": Tag | None, "category": Tag | None, "year": Year | None,
@@ -70,7 +71,7 @@ def encode(key: Key, value: Any) -> Any:
         return [storable(found) if isinstance(found, Entry) else found, value.problems]
     if step == "paper" and value is not None:
         return (value.entry.source_path, value.route, value.authors, value.tags, value.category, value.cite_key,
-                value.newer, value.older, value.unlisted_authors, value.mentions)
+                value.newer, value.older, value.unlisted_authors, value.mentions, value.citations)
     if step == "static":
         return {name: str(path) for name, path in value.items()}
     if step == "site":

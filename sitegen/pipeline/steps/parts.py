@@ -36,7 +36,7 @@ def _fp(value: Any) -> int:
 def _placed(paper: Paper) -> int:
     """Where the model places a paper: what the `paper` step takes from the model (its entry it reads itself)."""
     return _fp((paper.route, paper.authors, paper.tags, paper.category, paper.cite_key, paper.newer, paper.older,
-                paper.unlisted_authors, paper.mentions))
+                paper.unlisted_authors, paper.mentions, paper.citations))
 
 
 def _links(author: Author, bylines: dict[str, int]) -> int:

@@ -23,6 +23,7 @@ from ...common.errors import Diagnostic
 from ...content.config import SiteConfig
 from ...content.loader import Entry
 from ...content.profiles import AuthorProfile
+from ...model.citations import Citations
 from ...model.mentions import Mentions
 from ...model.network import Network
 from ...model.people import People, Redirect
@@ -47,6 +48,7 @@ class SavedSite(msgspec.Struct, array_like=True):
     picks: tuple[str, ...]
     home: tuple[str, ...]
     mentions: dict[str, Mentions]
+    citations: dict[str, Citations]
     arxiv_slugs: dict[str, str]
     authors: tuple[tuple[str, str, tuple[str, ...], AuthorProfile | None], ...]
     tags: tuple[Tag, ...]
@@ -82,7 +84,7 @@ def _plain(built: Built) -> SavedSite:
     rows = {slug: papers.row(slug) if isinstance(papers, SavedPapers) else row_of(papers[slug]) for slug in papers}
     return SavedSite(
         site.config, rows, dict(built.keys), site.order, site.recent, site.queue, site.picks, site.home,
-        dict(site.mentions), dict(site.arxiv_slugs),
+        dict(site.mentions), dict(site.citations), dict(site.arxiv_slugs),
         tuple((a.name, a.slug, a.papers, a.profile) for a in site.authors), site.tags, site.categories, site.years,
         site.pages, site.rising, dict(site.upvotes), site.redirects, site.cite_bases, dict(network.names_of),
         dict(network.tags_of), network.authors.slugs, network.tags.slugs, site.people, built.profiles,
@@ -108,7 +110,7 @@ def _body(saved: SavedSite, value_of: Callable[[Key], Any]) -> Body:
     authors = tuple(Author(name, slug, papers, profile, network) for name, slug, papers, profile in saved.authors)
     site = Site(
         config=saved.config, papers=SavedPapers(saved.papers, entry_of), order=saved.order, recent=saved.recent,
-        queue=saved.queue, picks=saved.picks, home=saved.home, mentions=saved.mentions,
+        queue=saved.queue, picks=saved.picks, home=saved.home, mentions=saved.mentions, citations=saved.citations,
         arxiv_slugs=saved.arxiv_slugs, authors=authors, tags=saved.tags,
         categories=saved.categories, years=saved.years, pages=saved.pages, rising=saved.rising,
         upvotes=saved.upvotes, redirects=saved.redirects,

@@ -191,10 +191,10 @@ def _loaded_fingerprint(loaded: Loaded) -> str:
 def row_of(entry: Entry) -> tuple[Any, ...]:
     """What the model's structure is made of, of one entry: order, groups (a year alone is in no month), the
     reading queue and where to start (status, rating, pinned), the notes' mentions and the arXiv id they may
-    name a paper by, cite-key base, routes."""
+    name a paper by, the papers it cites and the DOI it is cited by, cite-key base, routes."""
     return (entry.slug, entry.source_path, entry.title, entry.date, entry.date_precision, entry.added, entry.authors,
             entry.tags, entry.category, entry.draft, entry.sources, entry.status, entry.rating, entry.pinned,
-            entry.arxiv, entry.mentions, cite_base(entry))
+            entry.arxiv, entry.mentions, entry.doi, entry.cites, cite_base(entry))
 
 
 def _row_fingerprint(loaded: Loaded) -> str:

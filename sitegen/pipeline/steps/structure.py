@@ -277,7 +277,9 @@ def _links(paper: Paper) -> str:
 def _paper_fingerprint(paper: Paper | None) -> str:
     if paper is None:
         return "-"
-    return f"{_links(paper)}:{paper.newer}:{paper.older}"
+    cited = paper.citations  # the papers on the list it cites and that cite it: both shown on its page
+    graph = "" if cited is None else digest((cited.cites, cited.cited_by))
+    return f"{_links(paper)}:{paper.newer}:{paper.older}:{graph}"
 
 
 def _author_row(author: Author) -> tuple[object, ...]:
