@@ -7,7 +7,13 @@ lists, links and code on some entries; each paper seen on Hugging Face Daily Pap
 in one to three of three captures, most with upvotes that grow from one to the next
 (about 4 in 10 papers seen twice or more). The same N and seed give the same bytes.
 
+With --links, each paper also has an arXiv id and cites 20-40 papers as `enrich` writes
+them (about a third on the list, by arXiv id, the rest DOIs elsewhere), and one in ten
+notes mentions an earlier paper by `[[slug]]`: the same list otherwise, byte for byte in
+every other field, so a build with and without them measures what the links cost.
+
     python -m benchmarks.generate 10000 /tmp/corpus-10k
+    python -m benchmarks.generate 10000 /tmp/corpus-10k-links --links
 """
 
 from __future__ import annotations
@@ -110,9 +116,29 @@ def _sightings(title: str, date: object, line: int, rng: random.Random) -> list[
     return records
 
 
-def generate(count: int, destination: Path, seed: int = 1) -> Path:
-    """Write a sitegen site with `count` papers into `destination` (replacing it)."""
+def _arxiv(i: int, date: dt.date) -> str:
+    """A paper's arXiv id: its month's, numbered by its place in the list (unique, whatever the dates)."""
+    return f"{date:%y%m}.{i:05d}"
+
+
+def _links(ids: list[str], slugs: list[str], notes: str, meta: dict[str, object],
+           rng: random.Random) -> str:
+    """Cites (a third on the list) into `meta`; the notes, with a mention of an earlier paper one time in ten."""
+    cited = [rng.choice(ids) if ids and rng.random() < 0.33 else f"10.5555/bench.{rng.randint(1, 10**6)}"
+             for _ in range(rng.randint(20, 40))]
+    meta["cites"] = list(dict.fromkeys(cited))
+    if slugs and rng.random() < 0.1:
+        notes = f"Builds on [[{rng.choice(slugs)}]].\n\n{notes}"
+    return notes
+
+
+def generate(count: int, destination: Path, seed: int = 1, links: bool = False) -> Path:
+    """Write a sitegen site with `count` papers into `destination` (replacing it); with `links`, arXiv ids,
+    citations and mentions too."""
     rng = random.Random(seed)
+    linked = random.Random(seed + 2)  # its own stream: every other field is as without links
+    ids: list[str] = []
+    slugs: list[str] = []
     sighted = random.Random(seed + 1)  # a stream of its own: the other fields are what they were before sightings
     shutil.rmtree(destination, ignore_errors=True)
     papers = destination / "content" / "papers"
@@ -145,7 +171,14 @@ def generate(count: int, destination: Path, seed: int = 1) -> Path:
         meta["sources"] = sources
         slug = unique_slug(slugify(title), taken, f"{seed}-{i}")
         taken.add(slug)
-        (papers / f"{slug}.md").write_text(frontmatter.render(meta, _notes(rng)), encoding="utf-8")
+        notes = _notes(rng)
+        if links:
+            arxiv = _arxiv(i, meta["date"])  # type: ignore[arg-type]
+            notes = _links(ids, slugs, notes, meta, linked)
+            meta = {**meta, "arxiv": arxiv}
+            ids.append(arxiv)
+            slugs.append(slug)
+        (papers / f"{slug}.md").write_text(frontmatter.render(meta, notes), encoding="utf-8")
     return destination
 
 
@@ -154,8 +187,9 @@ def main() -> None:
     parser.add_argument("count", type=int)
     parser.add_argument("destination", type=Path)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--links", action="store_true", help="arXiv ids, citations and mentions too")
     args = parser.parse_args()
-    generate(args.count, args.destination, args.seed)
+    generate(args.count, args.destination, args.seed, args.links)
 
 
 if __name__ == "__main__":

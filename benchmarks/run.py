@@ -441,10 +441,10 @@ def _spelling(relative: str) -> str:
 
 # Files sitegen builds that the other generators' sites do not build yet (added to sitegen after those sites
 # were written): each tag's and author's RIS and CSL-JSON, the social card, the reading queue, the Rising page,
-# the co-author network's page and data, the outline of every feed. sitegen still builds them in every timed
-# run, so they only make its figures worse; they are counted apart (`sitegen_only`).
+# the co-author network's page, its data and its citation view, the outline of every feed. sitegen still builds
+# them in every timed run, so they only make its figures worse; they are counted apart (`sitegen_only`).
 SITEGEN_ONLY = re.compile(r"^((tags|authors)/[^/]+/papers\.(ris|json)|social-card\.png|queue/(index\.html|feed\.xml)"
-                          r"|rising/index\.html|network/(index\.html|graph\.json)|feeds\.opml)$")
+                          r"|rising/index\.html|network/(index\.html|graph\.json|citations/index\.html)|feeds\.opml)$")
 
 
 def compare_outputs(sitegen_out: Path, other_out: Path, tool: str = "hugo") -> dict[str, Any]:

@@ -159,7 +159,7 @@ def collaboration(data: Coauthorship, limit: int = MAX_NODES) -> Collaboration:
     ties = count_ties(numbers for numbers, _ in papers)
     edges = strongest(ties, len(shown))
     membership = collab_layout.communities(len(shown), edges)
-    groups = _groups(membership, len(shown))
+    groups = clusters_of(membership, len(shown))
     numbered = [-1] * len(shown)
     for c, members in enumerate(groups):
         for n in members:
@@ -168,12 +168,12 @@ def collaboration(data: Coauthorship, limit: int = MAX_NODES) -> Collaboration:
     overall = Counter(chain.from_iterable(tags for _, tags in papers))
     named = cluster_tags(range(len(groups)), papers, numbered, overall, dict(data.tags))
     nodes = tuple(Node(name, slug, count, numbered[i], *positions[i]) for i, (name, slug, count) in enumerate(shown))
-    clusters = tuple(Cluster(named[c], members, *_top(positions, members)) for c, members in enumerate(groups))
+    clusters = tuple(Cluster(named[c], members, *top(positions, members)) for c, members in enumerate(groups))
     loose = tuple(i for i in range(len(shown)) if numbered[i] < 0)
     return Collaboration(nodes, tuple(edges), clusters, loose, len(data.authors), least, len(ties))
 
 
-def _groups(membership: Sequence[int], nodes: int) -> list[tuple[int, ...]]:
+def clusters_of(membership: Sequence[int], nodes: int) -> list[tuple[int, ...]]:
     """Clusters of at least MIN_CLUSTER nodes, largest first (then by their first node), members in node order."""
     found: dict[int, list[int]] = {}
     for n in range(nodes):
@@ -182,7 +182,7 @@ def _groups(membership: Sequence[int], nodes: int) -> list[tuple[int, ...]]:
     return sorted(groups, key=lambda g: (-len(g), g[0]))
 
 
-def _top(positions: Sequence[tuple[int, int]], members: Sequence[int]) -> tuple[int, int, int]:
+def top(positions: Sequence[tuple[int, int]], members: Sequence[int]) -> tuple[int, int, int]:
     """Where a cluster's label goes (the middle of its members across, their top), and their width."""
     xs, ys = [positions[n][0] for n in members], [positions[n][1] for n in members]
     return (min(xs) + max(xs)) // 2, min(ys), max(xs) - min(xs)

@@ -11,6 +11,7 @@ from __future__ import annotations
 QUEUE = "queue/"  # the reading queue's page and feed
 RISING = "rising/"  # the papers that gained most upvotes between the last two captures
 NETWORK = "network/"  # the co-author network's page and its data
+CITATIONS = NETWORK + "citations/"  # the network page's citation view
 RESERVED = ("authors/", "categories/", NETWORK, "page/", "pagefind/", "papers/", QUEUE, "recent/", RISING, "search/",
             "static/", "tags/", "timeline/")
 

@@ -119,6 +119,7 @@ def html_pages(site: Site) -> Iterator[str]:
     yield from (paper_page(slug) for slug in site.papers)
     yield "authors/index.html"
     yield f"{layout.NETWORK}index.html"
+    yield f"{layout.CITATIONS}index.html"
     yield from (author_page(a.slug) for a in site.authors)
     yield "tags/index.html"
     yield from (tag_page(t.slug) for t in site.tags)
@@ -170,7 +171,8 @@ def _pages_and_files(order: Iterable[str], authors: Iterable[str], tags: Iterabl
         yield from ((f"{route}cite.{ext}", f"cite-{ext}", slug, "") for ext in ("bib", "ris", "json"))
     yield "authors/index.html", "authors", "", "authors.html"
     yield from ((f"{layout.NETWORK}index.html", "network", "", "network.html"),
-                (f"{layout.NETWORK}{NETWORK_DATA}", "network-json", "", ""))
+                (f"{layout.NETWORK}{NETWORK_DATA}", "network-json", "", ""),
+                (f"{layout.CITATIONS}index.html", "citation-network", "", "citation-network.html"))
     for slug in authors:
         route = layout.author(slug)
         yield from ((f"{route}index.html", "author", slug, "author.html"), (f"{route}feed.xml", "author-feed", slug,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup
 
 from ..content import mathtext
-from ..model import collab, layout
+from ..model import citation_graph, collab, layout
 from ..model.collab import Collaboration
 from ..model.network import Ref
 from ..model.routes import NETWORK_DATA, PageSpec
@@ -46,6 +46,42 @@ def page_context(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[st
             "graph": graph, "chosen": chosen(graph), "drawn": drawn(graph), "feed_url": "feed.xml",
             "data_url": f"{layout.NETWORK}{NETWORK_DATA}", "drawing": network_svg.drawing(graph, root),
             "ties": ties_of(graph), "script_data": script_data(site, graph)}
+
+
+def citations_of(site: Site) -> Collaboration:
+    """The citation graph: the engine's `citation_graph` step, or worked out from a model."""
+    found = getattr(site, "citation_graph", None)
+    return found if isinstance(found, Collaboration) else citation_graph.citation_graph(citation_graph.citing(site))
+
+
+def citations_context(r: PageTools, site: Site, spec: PageSpec, root: str) -> dict[str, Any]:
+    """The network page's citation view: the drawing, what is drawn, and the papers by cluster with their links."""
+    graph = citations_of(site)
+    if not graph.nodes:
+        chosen = "No paper on this list has its references recorded yet: `sitegen enrich` fetches them."
+    elif len(graph.nodes) == graph.authors:
+        chosen = ("Every paper of the list that cites another on it or is cited by one: "
+                  f"{counted(graph.authors, 'paper')}.")
+    else:
+        chosen = f"The {len(graph.nodes):,} of those {graph.authors:,} papers the list cites most."
+    drawn = f"{counted(len(graph.edges), 'citation')} among them, each an arrow from the citing paper to the cited one."
+    if graph.clusters:
+        drawn += f" Colours mark {counted(len(graph.clusters), 'cluster')}, each named by the tags most its own."
+    return {"title": "Citation network",
+            "description": f"Which papers of {site.config.title} cite which, in clusters by topic.",
+            "graph": graph, "chosen": chosen, "drawn": drawn if graph.edges else "", "feed_url": "feed.xml",
+            "drawing": network_svg.drawing(graph, root, network_svg.PAPERS), "links": citing_links(graph)}
+
+
+def citing_links(graph: Collaboration) -> list[tuple[list[Ref], list[Ref]]]:
+    """Each paper's citations in the drawing: those it cites and those citing it (as Refs of title and slug)."""
+    nodes = graph.nodes
+    out: list[list[Ref]] = [[] for _ in nodes]
+    into: list[list[Ref]] = [[] for _ in nodes]
+    for a, b, _ in graph.edges:
+        out[a].append(Ref(nodes[b].name, nodes[b].slug))
+        into[b].append(Ref(nodes[a].name, nodes[a].slug))
+    return list(zip(out, into, strict=True))
 
 
 def chosen(graph: Collaboration) -> str:

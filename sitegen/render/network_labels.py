@@ -12,7 +12,7 @@ estimate is on the wide side of it, so a box placed here holds its rendered text
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import NamedTuple
 
 WIDTH = 0.6  # a character's width as a share of the font size: generous for a sans-serif
@@ -91,11 +91,13 @@ def places(x: float, y: float, r: float, size: float) -> tuple[tuple[float, floa
 
 
 def name_dots(dots: Sequence[tuple[float, float, float]], names: Sequence[str], size: float,
-              taken: Sequence[Box] = ()) -> list[Label | None]:
+              taken: Sequence[Box] = (), shorter: Callable[[str], str] | None = None) -> list[Label | None]:
     """Each dot's label, or None where it fits nowhere; dots are named in the order given (most papers first).
 
-    `taken` holds what names must not cover beside the dots (the clusters' names).
+    `taken` holds what names must not cover beside the dots (the clusters' names); `shorter` gives the shorter
+    text tried where the name does not fit (a person's initial and family name by default).
     """
+    shorter = shorter or short
     index = Boxes()
     for box in taken:
         index.add(box)
@@ -103,7 +105,7 @@ def name_dots(dots: Sequence[tuple[float, float, float]], names: Sequence[str], 
         index.add(dot_box(x, y, r), n)
     labels: list[Label | None] = []
     for n, ((x, y, r), name) in enumerate(zip(dots, names, strict=True)):
-        found = _fit(index, n, (name, short(name)), places(x, y, r, size), size)
+        found = _fit(index, n, (name, shorter(name)), places(x, y, r, size), size)
         if found is not None:
             index.add(found.box, n)
         labels.append(found)

@@ -27,7 +27,8 @@ NAV = (("", "Papers"), ("authors/", "Authors"), (layout.NETWORK, "Network"), ("t
 QUEUE_NAV = (layout.QUEUE, "Reading queue")  # in the menu, before Search, while the queue has a page
 RISING_NAV = (layout.RISING, "Rising")  # in the menu, after Timeline, while the Rising page has papers
 # The link of NAV marked as the current section on each kind of page (`section` in templates)
-SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "network": layout.NETWORK, "tags": "tags/",
+SECTIONS = {"home": "", "authors": "authors/", "author": "authors/", "network": layout.NETWORK,
+            "citation-network": layout.NETWORK, "tags": "tags/",
             "tag": "tags/", "categories": "tags/", "category": "tags/", "timeline": "timeline/", "year": "timeline/",
             "recent": "recent/", "queue": layout.QUEUE, "rising": layout.RISING, "search": "search/"}
 QUEUE_GROUPS = (("reading", "Reading now"), ("to-read", "To read"))  # the queue page's sections
@@ -299,6 +300,7 @@ BUILDERS = {
     "home": _home, "paper": _paper, "authors": _authors, "author": _author, "tags": _tags, "tag": _tag,
     "category": _tag, "categories": _categories, "timeline": _timeline, "year": _year, "recent": _recent,
     "queue": _queue, "rising": _rising, routes.REDIRECT: _redirect, "network": network.page_context,
+    "citation-network": network.citations_context,
     "search": _simple("Search"), "404": _simple("Page not found"),
     "sitemap": sitemap.context, routes.SITEMAP_INDEX: sitemap.index_context,
     "feeds-opml": lambda r, site, spec, root: feeds.outline_context(site, spec),

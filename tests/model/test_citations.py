@@ -93,7 +93,7 @@ def test_a_bad_id_in_cites_is_an_error_at_its_line(tmp_path: Path) -> None:
     assert "'not-an-id' is neither an arXiv id nor a DOI" in result.output
 
 
-def test_new_citations_render_the_pages_they_link_and_no_other(tmp_path: Path) -> None:
+def test_new_citations_render_the_pages_they_link_and_the_citation_view_and_no_other(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site", papers=12)
     papers = sorted(p for p in (root / "content" / "papers").glob("*.md") if "\narxiv: " in p.read_text())
     citing, cited = papers[1], papers[4]
@@ -102,10 +102,16 @@ def test_new_citations_render_the_pages_they_link_and_no_other(tmp_path: Path) -
     _cite(citing, [_arxiv(cited)])
     change = engine.update([citing])
     pages = {out for out in change.written if out.endswith(".html")}
-    assert pages == {f"papers/{citing.stem}/index.html", f"papers/{cited.stem}/index.html"}
+    assert pages == {f"papers/{citing.stem}/index.html", f"papers/{cited.stem}/index.html",
+                     "network/citations/index.html"}
     clean = tmp_path / "clean"
     build(root, clean, search=False)
     assert tree_bytes(tmp_path / "out") == tree_bytes(clean)
+    citing.write_text(citing.read_text().replace("title: ", "title: Retitled ", 1))  # in the drawing: drawn again
+    assert "network/citations/index.html" in engine.update([citing]).written
+    other = next(p for p in sorted((root / "content" / "papers").glob("*.md")) if p not in (citing, cited))
+    other.write_text(other.read_text().replace("title: ", "title: Retitled ", 1))  # not in it: left alone
+    assert "network/citations/index.html" not in engine.update([other]).written
 
 
 def test_a_rebuild_in_a_new_process_links_new_citations(tmp_path: Path) -> None:

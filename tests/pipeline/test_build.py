@@ -18,9 +18,9 @@ from ..conftest import REPO, SITE_URL, BuiltSite
 from ..html_tools import ARXIV, committed_entries, entry_date, listed_papers, read_html, topic_tags
 from ..site_factory import copy_site, tree_bytes
 
-SINGLE_PAGES = ("404", "authors", "categories", "feed", "feeds-opml", "network", "network-json", "nojekyll",
-                "papers-json", "reading-list-bib", "reading-list-json", "reading-list-ris", "recent", "recent-feed",
-                "robots", "search", "sitemap", "social-card", "tags", "timeline")
+SINGLE_PAGES = ("404", "authors", "categories", "citation-network", "feed", "feeds-opml", "network", "network-json",
+                "nojekyll", "papers-json", "reading-list-bib", "reading-list-json", "reading-list-ris", "recent",
+                "recent-feed", "robots", "search", "sitemap", "social-card", "tags", "timeline")
 
 
 def sitegen(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

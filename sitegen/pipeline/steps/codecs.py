@@ -55,6 +55,7 @@ TYPES: dict[str, Any] = {
     "search_record": str, "search_slugs": tuple[str, ...], "search_shard": str,
     "site": saved_model.Saved,  # the model but for its papers' entries (saved_model.py)
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
+    "citation_graph": Collaboration,
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
     "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
     "text": tuple[str, str, str] | None,  # what the neighbours are made from: 10,000 read after a title edit

@@ -118,7 +118,7 @@ class RecordedSite(_Bound):
         if name in VIEWS:
             return VIEWS[name](self._ctx)
         if name in ("recent", "queue", "queued", "picks", "pages", "authors", "categories",
-                    "rising", "has_rising", "collaboration"):
+                    "rising", "has_rising", "collaboration", "citation_graph"):
             return self._ctx.get(name)
         raise AttributeError(name)
 

@@ -113,10 +113,10 @@ def _plan_rows(papers: int) -> list[routes.Row]:
 
 
 def test_at_the_protocol_limit_one_file_and_one_more_page_an_index() -> None:
-    """1 home page, the papers and 7 other pages: 49,992 papers give 50,000 pages, one sitemap; one more, two."""
-    at = _plan_rows(49_992)
+    """1 home page, the papers and 8 other pages: 49,991 papers give 50,000 pages, one sitemap; one more, two."""
+    at = _plan_rows(49_991)
     assert [r for r in at if r[0].startswith("sitemap")] == [("sitemap.xml", "sitemap", "", "sitemap.xml")]
-    past = _plan_rows(49_993)
+    past = _plan_rows(49_992)
     sitemaps = [r for r in past if r[0].startswith("sitemap")]
     assert sitemaps == [("sitemap.xml", routes.SITEMAP_INDEX, "2", "sitemap-index.xml"),
                         ("sitemap-1.xml", "sitemap", "1", "sitemap.xml"),
