@@ -45,7 +45,7 @@ def recorded_papers() -> list[tuple[str, str]]:
                              (entry.findtext(f"{ATOM}summary") or "").strip())
     for path in sorted(FIXTURES.glob("s2/batch_*.json")):
         for row in json.loads(path.read_text(encoding="utf-8")):
-            if row:
+            if row and "title" in row:  # a batch asked for references only carries ids
                 found.setdefault(row["title"], row.get("abstract") or "")
     return [(title, text) for title, text in found.items() if len(text) >= 800]
 

@@ -121,11 +121,14 @@ def _sources(_: Any, __: Any, value: str) -> tuple[str, ...]:
 @click.option("--sources", default="hf,arxiv,s2", show_default=True, callback=_sources,
               help="Which sources to ask, in order.")
 @click.option("--dry-run", is_flag=True, help="Look up and report, but write nothing.")
+@click.option("--no-citations", is_flag=True,
+              help="Do not ask Semantic Scholar which papers each entry cites (its `cites:` list).")
 @click.option("--report", "report_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the outcome of every entry to this Markdown file.")
 def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: float | None,
-                   sources: tuple[str, ...], dry_run: bool, report_file: Path | None) -> None:
-    """Find each entry's paper (arXiv id, DOI, authors, links) in scholarly APIs and write it into the entry."""
+                   sources: tuple[str, ...], dry_run: bool, no_citations: bool, report_file: Path | None) -> None:
+    """Find each entry's paper (arXiv id, DOI, authors, links, the papers it cites) in scholarly APIs and write it
+    into the entry."""
     from ..common.fsutil import write_atomic
     from ..ingest.enrich import report
     from ..ingest.enrich.run import run_enrich
@@ -135,7 +138,7 @@ def enrich_command(root: Path, slugs: tuple[str, ...], refresh: bool, delay: flo
         try:
             with lookup_progress() as progress:
                 outcome = run_enrich(root, [s.removesuffix(".md") for s in slugs], refresh, delay, sources, dry_run,
-                                     progress)
+                                     progress, citations=not no_citations)
         except KeyboardInterrupt:
             warn("interrupted: the batches written before stay written, and the answers stored are kept; run "
                  "sitegen enrich again to go on")

@@ -34,9 +34,11 @@ _NAME = f"{{{ATOM}}}name"
 _HF_PAPER = ("id", "title", "summary", "publishedAt", "authors", "githubRepo", "projectPage", "upvotes",
              "ai_keywords", "organization")
 _HF_ITEM = ("title", "summary", "githubRepo", "projectPage", "ai_keywords", "organization")
-# s2.py's paper_record (the fields it asks for in FIELDS, but `url`) and match_title's score.
+# s2.py's paper_record (the fields it asks for in FIELDS, but `url`), match_title's score, and what references
+# reads (REFERENCE_FIELDS: each reference's ids, with its paperId, which S2 always sends).
 _S2_PAPER = ("paperId", "externalIds", "title", "abstract", "year", "publicationDate", "authors", "venue",
-             "publicationVenue", "matchScore")
+             "publicationVenue", "matchScore", "references")
+_S2_IDS = ("ArXiv", "DOI")
 _SPACE = re.compile(r"\s+")
 
 
@@ -128,14 +130,26 @@ def _hf_organization_name(value: object) -> str:
 
 def _s2_paper(paper: dict[str, object]) -> dict[str, object]:
     kept_paper = _only(paper, _S2_PAPER)
-    for name, fields in (("externalIds", ("ArXiv", "DOI")), ("publicationVenue", ("name",))):
+    for name, fields in (("externalIds", _S2_IDS), ("publicationVenue", ("name",))):
         value = kept_paper.get(name)
         if isinstance(value, dict):
             kept_paper[name] = _only(value, fields)
     authors = kept_paper.get("authors")
     if isinstance(authors, list):
         kept_paper["authors"] = [_only(a, ("authorId", "name")) if isinstance(a, dict) else a for a in authors]
+    cited = kept_paper.get("references")
+    if isinstance(cited, list):
+        kept_paper["references"] = [_s2_reference(r) if isinstance(r, dict) else r for r in cited]
     return kept_paper
+
+
+def _s2_reference(reference: dict[str, object]) -> dict[str, object]:
+    """A cited paper: its S2 id, and the ids an entry may name it by (null when S2 did not resolve it)."""
+    kept_reference = _only(reference, ("paperId", "externalIds"))
+    ids = kept_reference.get("externalIds")
+    if isinstance(ids, dict):
+        kept_reference["externalIds"] = _only(ids, _S2_IDS)
+    return kept_reference
 
 
 def _entry(entry: ET.Element) -> str:

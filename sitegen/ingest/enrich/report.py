@@ -23,6 +23,10 @@ def rows(outcome: Outcome) -> list[tuple[str, str, str]]:
         table.append((target.shown, "unresolved", _candidates(not_found.rejected) or "no candidate found"))
     for shown, why in outcome.skipped:
         table.append((shown, "skipped", why))
+    for shown, count in outcome.citations.written:
+        refused = len(outcome.citations.refused.get(shown, ()))
+        left = f"; {refused} given an id that is not one left out" if refused else ""
+        table.append((shown, "cites", f"wrote cites: {count} {'paper' if count == 1 else 'papers'}{left}"))
     return table
 
 
@@ -41,9 +45,10 @@ def _label(scored: Scored) -> str:
 
 def summary(outcome: Outcome) -> str:
     profiles = f"; {len(outcome.profiles)} author profile(s) written" if outcome.profiles else ""
+    cited = f"; {len(outcome.citations.written)} entries: cites written" if outcome.citations.asked else ""
     return (f"{len(outcome.resolved)} resolved ({len(outcome.written)} entries written), "
             f"{len(outcome.ambiguous)} ambiguous, {len(outcome.unresolved)} unresolved, "
-            f"{len(outcome.skipped)} skipped{profiles}")
+            f"{len(outcome.skipped)} skipped{profiles}{cited}")
 
 
 def markdown(outcome: Outcome) -> str:

@@ -5,7 +5,8 @@ Semantic Scholar's title match) until the matcher settles on one paper; the pape
 are then looked up by id in batches (arXiv for the authoritative record, Semantic Scholar
 for a publisher's DOI and venue), and the matcher judges those answers too. Every answer
 is kept in `content/lookups/`, so a second run, or one resumed after an interruption,
-asks nothing it asked before.
+asks nothing it asked before. Then, for every entry with an id, Semantic Scholar is asked
+which papers it cites (cites.py).
 
 Entries are looked up and written in batches of BATCH, each batch's files all at once or
 not at all (with the import state and the author files it adds ids to): an interrupted
@@ -29,7 +30,7 @@ from ...content.files import entry_files
 from ...content.rewrite import rewritten
 from ..importers import state as import_state
 from ..importers import transaction
-from . import aliases, batched
+from . import aliases, batched, cites
 from . import authors as author_ids
 from .answers import EnrichError, Response, Unreachable
 from .apply import Found, apply, enrich_key, importer_fingerprints
@@ -73,6 +74,8 @@ class Outcome:
     profiles: list[str] = field(default_factory=list)  # author files given ids or aliases
     renames: list[aliases.Rename] = field(default_factory=list)  # names the importer wrote, and the papers' spelling
     kept: dict[str, str] = field(default_factory=dict)  # entry -> why the importer's names stayed
+    citations: cites.Citations = field(default_factory=cites.Citations)
+    texts: dict[Path, tuple[str, dict[str, Any]]] = field(default_factory=dict)  # entries rewritten: text, meta
     report: Report = field(default_factory=Report)
 
 
@@ -108,9 +111,9 @@ def known(meta: dict[str, Any]) -> Known:
 
 def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, delay: float | None = None,
                sources: Sequence[str] = SOURCES, dry_run: bool = False, progress: Progress | None = None,
-               fetcher: Fetcher | None = None) -> Outcome:
+               fetcher: Fetcher | None = None, citations: bool = True) -> Outcome:
     """Look up the entries of `root` (those without an arXiv id or DOI, or the ones named) and write what is found,
-    a batch at a time.
+    a batch at a time; then, unless `citations` is off or Semantic Scholar is not asked, the papers each cites.
 
     An error in the outcome's report when no source is left to ask or an entry cannot be read;
     what earlier batches resolved is written all the same.
@@ -156,8 +159,25 @@ def run_enrich(root: Path, slugs: Sequence[str] = (), refresh: bool = False, del
         if not asking.names:
             _stopped(outcome, asking.last, len(targets) - len(outcome.resolved))
             break
-    asking.warn(targets, outcome.report)
+    if citations and "s2" in asking.order and not outcome.report.has_errors:
+        _cite(root, slugs, refresh, state, clients.s2, asking, outcome,
+              lambda writes: None if dry_run else transaction.apply({**writes, state_path: import_state.render(state)}))
+    asking.warn(targets, outcome.report, outcome.citations.not_asked)
     return outcome
+
+
+def _cite(root: Path, slugs: Sequence[str], refresh: bool, state: dict[str, dict[str, str]], s2: S2Client,
+          asking: Sources, outcome: Outcome, write: cites.Write) -> None:
+    """Ask Semantic Scholar which papers the entries cite, and write the lists a batch at a time; an answer that
+    cannot be used ends the run with an error, the batches before it written."""
+    def ask(ids: list[str]) -> dict[str, cites.References] | None:
+        return asking.ask("s2", lambda: s2.references(ids, refresh=refresh))
+
+    try:
+        cites.fetch(cites.entries(root, outcome.texts), set(slugs), refresh, state, ask, write, outcome.citations,
+                    outcome.report)
+    except EnrichError as exc:
+        _stopped(outcome, exc, 0)
 
 
 class Sources:
@@ -181,14 +201,17 @@ class Sources:
             self.dropped[source] = self.last = exc
             return None
 
-    def warn(self, targets: list[Target], report: Report) -> None:
-        """A warning for each dropped source, with what it leaves unresolved."""
+    def warn(self, targets: list[Target], report: Report, uncited: int = 0) -> None:
+        """A warning for each dropped source, with what it leaves unresolved (and, for Semantic Scholar, the
+        `uncited` entries not asked which papers they cite)."""
         for source, exc in self.dropped.items():
             left = sum(1 for t in targets if source in t.not_asked and not isinstance(t.decision, Resolved))
+            more = f"; {uncited} {'entry' if uncited == 1 else 'entries'} not asked which papers " \
+                   f"{'it cites' if uncited == 1 else 'they cite'}" if source == "s2" and uncited else ""
             report.add(Diagnostic(Location("."), "W1004",
                                   f"{NAMES[source]} was left out after it failed: {exc.message}; "
                                   f"{left} {'entry' if left == 1 else 'entries'} not asked of it "
-                                  f"{'stays' if left == 1 else 'stay'} unresolved or doubtful",
+                                  f"{'stays' if left == 1 else 'stay'} unresolved or doubtful{more}",
                                   exc.hint, severity="warning"))
 
 
@@ -349,5 +372,6 @@ def _settle(target: Target, state: dict[str, dict[str, str]], refresh: bool, tod
     if not result.changed:
         return
     writes[target.path] = rewritten(target.text, result.meta)
+    outcome.texts[target.path] = (writes[target.path], result.meta)
     state[key] = result.state
     outcome.written.append(target.shown)

@@ -1,10 +1,12 @@
-"""Semantic Scholar's Graph API: the best title match, and papers by id in batches.
+"""Semantic Scholar's Graph API: the best title match, papers by id in batches, and the papers each one cites.
 
 `/paper/search/match` answers `{"data": [paper + "matchScore"]}`, or HTTP 404 with
 `{"error": "Title match not found"}` when nothing matches: an answer, kept like any other.
 `matchScore` is unbounded (about 100+ for an exact title) and may not be asked for in
 `fields`. `/paper/batch` is a POST of `{"ids": [...]}` answered by a list in the same
-order, with `null` for an id it does not know.
+order, with `null` for an id it does not know. Asked for `references.externalIds`, each
+paper carries `references`: every paper it cites, `{"paperId", "externalIds"}`, both null
+for a reference Semantic Scholar could not resolve to a paper.
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import datetime as dt
 import os
 import re
 import urllib.parse
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sitegen.content.field_checks import DOI
 from sitegen.ingest.enrich.answers import Response, SourceError, host_of
@@ -24,9 +27,12 @@ from sitegen.ingest.enrich.record import Author, Record
 
 DEFAULT_API = "https://api.semanticscholar.org/graph/v1"
 FIELDS = "title,abstract,year,publicationDate,authors.name,authors.authorId,externalIds,venue,publicationVenue,url"
+REFERENCE_FIELDS = "externalIds,references.externalIds"
 BATCH = 500  # the most /paper/batch takes at once
+ARXIV_DOI = DATACITE + "arxiv."  # 10.48550/arXiv.<id>, compared in lower case
 NOT_VENUES = frozenset({"arxiv", "arxiv.org"})  # where the preprint is, not where it was published
 _SPACE = re.compile(r"\s+")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -65,16 +71,30 @@ class S2Client:
 
     def batch(self, ids: Iterable[str], *, size: int = BATCH, refresh: bool = False) -> dict[str, Record]:
         """Papers by id (`ARXIV:2106.15928`, `DOI:10.…`, a paperId), keyed as asked; an unknown id is absent."""
+        return self._batch(ids, FIELDS, paper_record, size, refresh)
+
+    def references(self, ids: Iterable[str], *, size: int = BATCH, refresh: bool = False) -> dict[str, References]:
+        """The papers each paper cites, by id as for `batch`, keyed as asked; an unknown id is absent."""
+        return self._batch(ids, REFERENCE_FIELDS, references, size, refresh)
+
+    def _batch(self, ids: Iterable[str], fields: str, parse: Callable[[dict[str, object]], T], size: int,
+               refresh: bool) -> dict[str, T]:
+        """POSTs of at most `size` ids, each answer a list in the order asked (`null` for an unknown id)."""
         wanted = list(dict.fromkeys(ids))
-        url = f"{self.base}/paper/batch?{urllib.parse.urlencode({'fields': FIELDS})}"
-        found: dict[str, Record] = {}
+        url = f"{self.base}/paper/batch?{urllib.parse.urlencode({'fields': fields})}"
+        found: dict[str, T] = {}
         for start in range(0, len(wanted), size):
             chunk = wanted[start : start + size]
             body = {"ids": chunk}
             rows = _answer(self.fetcher.post_json(self.source, url, body, headers=self._headers(), refresh=refresh))
             if not isinstance(rows, list) or len(rows) != len(chunk):
                 raise SourceError(f"{host_of(url)} answered a batch of {len(chunk)} ids with something else")
-            found.update((asked, paper_record(row)) for asked, row in zip(chunk, rows, strict=True) if row)
+            for asked, row in zip(chunk, rows, strict=True):
+                if not row:
+                    continue
+                if not isinstance(row, dict):
+                    raise SourceError(f"{host_of(url)} answered a batch with an item that is no paper")
+                found[asked] = parse(row)
         return found
 
     def _headers(self) -> dict[str, str]:
@@ -125,6 +145,49 @@ def paper_record(data: dict[str, object]) -> Record:
         venue=_venue(data),
         year=published.year if published else (year if type(year) is int else None),
     )
+
+
+@dataclass(frozen=True)
+class References:
+    """The papers one paper cites, as an entry names papers (arXiv id, else DOI), in Semantic Scholar's order, once
+    each; and what was given for an id but is not one (left out, so never written into an entry)."""
+
+    ids: tuple[str, ...]
+    refused: tuple[str, ...] = ()
+
+
+def references(data: dict[str, object]) -> References:
+    """A Graph API paper's `references` as ids; a reference known by neither an arXiv id nor a DOI is left out (it
+    could never be a paper of the list), as is one Semantic Scholar did not resolve (`externalIds` null)."""
+    found: dict[str, str] = {}  # DOIs are case-insensitive: one per paper, as first written
+    refused: list[str] = []
+    for item in _list(data.get("references")):
+        external = item.get("externalIds") if isinstance(item, dict) else None
+        if not isinstance(external, dict):
+            continue
+        paper, bad = reference_id(external)
+        if paper is not None:
+            found.setdefault(paper.casefold(), paper)
+        elif bad is not None:
+            refused.append(bad)
+    return References(tuple(found.values()), tuple(refused))
+
+
+def reference_id(ids: dict[str, object]) -> tuple[str | None, str | None]:
+    """The id an entry would write for a reference (`externalIds.ArXiv`, else the DOI; arXiv's own DOI stands for
+    the arXiv id), and, when what was given is not an id, that text instead (shortened, for the report)."""
+    arxiv, doi = ids.get("ArXiv"), ids.get("DOI")
+    if arxiv not in (None, ""):
+        paper = normalize_id(arxiv) if isinstance(arxiv, str) else None
+        return paper, None if paper else str(arxiv)[:80]
+    if doi in (None, ""):
+        return None, None
+    if isinstance(doi, str) and doi.lower().startswith(DATACITE):  # only arXiv's papers have DOIs under 10.48550/
+        paper = normalize_id(doi[len(ARXIV_DOI):]) if doi.lower().startswith(ARXIV_DOI) else None
+        return paper, None if paper else doi[:80]
+    if isinstance(doi, str) and DOI.match(doi) and doi.isprintable():
+        return doi, None
+    return None, str(doi)[:80]
 
 
 def _author(data: dict[str, object]) -> Author:

@@ -17,8 +17,8 @@ from ...content.tagging import Tagger
 from .common import ParsedDump, RawPaper, code_link
 
 ORDER = ("title", "authors", "authors_truncated", "author_count", "organization", "date", "category",
-         "tags", "score", "upvotes", "links", "arxiv", "doi", "venue", "withdrawn", "status", "rating", "draft",
-         "enrich", "added", "abstract", "sources")
+         "tags", "score", "upvotes", "links", "arxiv", "doi", "venue", "withdrawn", "cites", "status", "rating",
+         "draft", "enrich", "added", "abstract", "sources")
 
 
 @dataclass(frozen=True)

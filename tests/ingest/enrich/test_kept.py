@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,17 +45,27 @@ class Canned:
 
 
 def parsed(source: str, body: str) -> object:
-    """What sitegen reads from a 200 answer through its client: Records, a Match, or the error it raises."""
+    """What sitegen reads from a 200 answer through its client: Records, a Match, or the error it raises; a batch
+    is read both as papers and as the papers each one cites, since either question is answered by a list."""
     fetcher: Any = Canned(body)
+    data = json.loads(body) if source != "arxiv" else None
+    if source == "s2" and isinstance(data, list):
+        ids = [f"id{n}" for n in range(len(data))]
+        return (_read(lambda: S2Client(fetcher).batch(ids)), _read(lambda: S2Client(fetcher).references(ids)))
+    return _read(lambda: _one(source, fetcher, body, data))
+
+
+def _one(source: str, fetcher: Any, body: str, data: object) -> object:
+    if source == "arxiv":
+        return parse_feed(Response(URL, 200, body, DAY))
+    if source == "hf":
+        return HfClient(fetcher).search("x") if isinstance(data, list) else HfClient(fetcher).paper("2101.00010")
+    return S2Client(fetcher).match_title("x")
+
+
+def _read(question: Callable[[], object]) -> object:
     try:
-        if source == "arxiv":
-            return parse_feed(Response(URL, 200, body, DAY))
-        data = json.loads(body)
-        if source == "hf":
-            return HfClient(fetcher).search("x") if isinstance(data, list) else HfClient(fetcher).paper("2101.00010")
-        if isinstance(data, list):
-            return S2Client(fetcher).batch([f"id{n}" for n in range(len(data))])
-        return S2Client(fetcher).match_title("x")
+        return question()
     except EnrichError as exc:
         return type(exc), exc.message
 

@@ -11,7 +11,7 @@ import pytest
 from sitegen.ingest.enrich.answers import SourceError
 from sitegen.ingest.enrich.http import Fetcher
 from sitegen.ingest.enrich.record import Author, Record
-from sitegen.ingest.enrich.s2 import FIELDS, Match, S2Client, paper_record
+from sitegen.ingest.enrich.s2 import FIELDS, REFERENCE_FIELDS, Match, References, S2Client, paper_record
 from sitegen.ingest.enrich.store import Store
 from tests.ingest.enrich.replay import ReplayServer, Reply
 
@@ -134,3 +134,61 @@ def test_ids_that_would_reach_an_entry_are_checked_first(ids: dict[str, object],
     with pytest.raises(SourceError, match=said):
         paper_record({"paperId": "abc", "title": "A paper", "externalIds": ids})
     assert paper_record({"paperId": "abc", "title": "A paper", "externalIds": {"DOI": "", "ArXiv": None}}).doi is None
+
+
+TURING = "DOI:10.1093/MIND/LIX.236.433"
+TURING_CITES = ("10.2307/3610576", "10.1136/bmj.1.4616.1105", "10.2307/2268801", "10.2307/2371045",
+                "10.1007/S00605-006-0423-7", "10.2307/2268810", "10.2307/2371199", "10.26686/wgtn.25018733")
+
+
+def test_the_references_of_a_batch_are_the_cited_papers_ids_in_order(client: S2Client, replay: ReplayServer) -> None:
+    """The recorded paper cites 14 works: 6 that S2 did not resolve (paperId and externalIds null) are left out,
+    the other 8 are named by their DOIs, in the order S2 lists them."""
+    replay.add(BATCH, Reply.fixture("s2/batch_references.json"))
+    ids = [TURING, "DOI:10.2307/2268810", "ARXIV:2405.19561"]
+    found = client.references(ids)
+    assert found == {TURING: References(TURING_CITES), "ARXIV:2405.19561": References(("10.1093/MIND/LIX.236.433",))}
+    (seen,) = replay.seen
+    assert (seen.method, json.loads(seen.body)) == ("POST", {"ids": ids})
+    assert seen.param("fields") == REFERENCE_FIELDS == "externalIds,references.externalIds"
+
+
+def test_a_reference_is_its_arxiv_id_else_its_doi_and_what_is_no_id_is_refused(
+        client: S2Client, replay: ReplayServer) -> None:
+    """Not a recording: references shaped as S2 sends them, each with an id of a kind the recording lacks."""
+    cited = [
+        {"paperId": "a", "externalIds": {"ArXiv": "2404.13957", "DOI": "10.48550/arXiv.2404.13957"}},
+        {"paperId": "b", "externalIds": {"DOI": "10.48550/ARXIV.2101.00010", "CorpusId": 1}},  # arXiv's DOI only
+        {"paperId": "c", "externalIds": {"ArXiv": "hep-th/9901001v2", "DOI": "10.1088/1126-6708/1999/01/001"}},
+        {"paperId": "d", "externalIds": {"DOI": "10.1145/3637866"}},
+        {"paperId": "e", "externalIds": {"DOI": "10.1145/3637866".upper()}},  # the same DOI: DOIs ignore case
+        {"paperId": "f", "externalIds": {"ArXiv": "2404.13957"}},
+        {"paperId": "g", "externalIds": {"DOI": "../../etc/passwd"}},
+        {"paperId": "h", "externalIds": {"ArXiv": "../lookups/x", "DOI": "10.1145/3637866"}},
+        {"paperId": "i", "externalIds": {"DOI": "10.1145/x\x1b[2J"}},
+        {"paperId": "j", "externalIds": {"DOI": "10.48550/arXiv.not-an-id"}},
+        {"paperId": "k", "externalIds": {"ArXiv": 2407.13168}},
+        {"paperId": "l", "externalIds": {"CorpusId": 5, "MAG": "7"}},  # no id an entry could have
+        {"paperId": None, "externalIds": None},
+        "not a reference",
+    ]
+    replay.add(BATCH, Reply.json([{"paperId": "p", "references": cited}, {"paperId": "q", "references": []},
+                                  {"paperId": "r"}]))
+    found = client.references(["ARXIV:2101.00011", "ARXIV:2101.00012", "ARXIV:2101.00013"])
+    assert found["ARXIV:2101.00011"] == References(
+        ("2404.13957", "2101.00010", "hep-th/9901001", "10.1145/3637866"),
+        ("../../etc/passwd", "../lookups/x", "10.1145/x\x1b[2J", "10.48550/arXiv.not-an-id", "2407.13168"))
+    assert found["ARXIV:2101.00012"] == found["ARXIV:2101.00013"] == References(())  # known, citing nothing usable
+
+
+def test_a_references_answer_with_an_item_that_is_no_paper_is_a_source_error(
+        client: S2Client, replay: ReplayServer) -> None:
+    replay.add(BATCH, Reply.json(["a paper"]))
+    with pytest.raises(SourceError, match="an item that is no paper"):
+        client.references(["ARXIV:2101.00011"])
+
+
+def test_references_are_asked_500_at_a_time(client: S2Client, replay: ReplayServer) -> None:
+    replay.add(BATCH, Reply.json([None] * 500), Reply.json([None]))
+    assert client.references([f"ARXIV:2101.{n:05d}" for n in range(501)]) == {}
+    assert [len(json.loads(seen.body)["ids"]) for seen in replay.seen] == [500, 1]
