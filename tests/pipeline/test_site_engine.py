@@ -59,6 +59,7 @@ def test_a_cold_engine_build_equals_the_old_build(tmp_path: Path) -> None:
 @given(ops=st.lists(OPS, min_size=1, max_size=6))
 # author pages made redirects and back, and redirects again
 @example(ops=[("byline", 0, 1), ("alias", 0, 0), ("alias", 0, 1), ("unalias", 0, 0), ("byline", 2, 2), ("alias", 0, 2)])
+@example(ops=[("sighting", 49, 29), ("unmention", 37, 3), ("title", 27, 20), ("title", 0, 1), ("mention", 27, 21)])
 def test_any_edit_sequence_equals_a_clean_build(pristine: Path, ops: list[tuple[str, int, int]]) -> None:
     work = Path(tempfile.mkdtemp(prefix="engine-"))
     try:
@@ -189,6 +190,7 @@ def test_a_build_across_workers_equals_one_process_and_its_memo_serves_later_edi
 
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=st.lists(OPS, min_size=1, max_size=5))
+@example(ops=[("mention", 0, 2)])  # the paper named: its page says where it is mentioned, the model read from disk
 def test_builds_in_new_processes_with_the_memo_on_disk_equal_a_clean_build(
         pristine: Path, ops: list[tuple[str, int, int]]) -> None:
     """The build policy: each build opens the memo the last one saved, finds the changed files by their stats,

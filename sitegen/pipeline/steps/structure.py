@@ -277,9 +277,12 @@ def _links(paper: Paper) -> str:
 def _paper_fingerprint(paper: Paper | None) -> str:
     if paper is None:
         return "-"
-    cited = paper.citations  # the papers on the list it cites and that cite it: both shown on its page
-    graph = "" if cited is None else digest((cited.cites, cited.cited_by))
-    return f"{_links(paper)}:{paper.newer}:{paper.older}:{graph}"
+    # the papers on the list its notes name, whose notes name it, it cites and that cite it: all shown on its page
+    noted, cited = paper.mentions, paper.citations
+    links = "" if noted is None and cited is None else digest((
+        noted.out if noted else None, noted.into if noted else None,
+        cited.cites if cited else None, cited.cited_by if cited else None))
+    return f"{_links(paper)}:{paper.newer}:{paper.older}:{links}"
 
 
 def _author_row(author: Author) -> tuple[object, ...]:
