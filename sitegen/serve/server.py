@@ -202,8 +202,10 @@ class PreviewHandler(BaseHTTPRequestHandler):
             return
         relative = path[len(base):]
         if relative == EVENTS_PATH:
-            self._events()
+            self._events(_since(urlsplit(self.path).query))
             return
+        # what the page will be told it is as of: read before the page, so a rebuild that ends after it reaches it
+        self._serial, self._error_html = self.server.events.serial, self.server.events.error_html
         parts = [p for p in relative.split("/") if p]
         if any(p in (".", "..") for p in parts):
             self._not_found(head)
@@ -255,10 +257,11 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
     def _decorate(self, body: bytes) -> bytes:
         extra = ""
-        if self.server.events.error_html:
-            extra += self.server.events.error_html
+        serial, error_html = getattr(self, "_serial", None), getattr(self, "_error_html", "")
+        if error_html:
+            extra += error_html
         if self.server.live_reload:
-            events = self.server.base_path + EVENTS_PATH
+            events = self.server.base_path + EVENTS_PATH + (f"?since={serial}" if serial is not None else "")
             extra += RELOAD_SCRIPT % json.dumps(events).replace("<", "\\u003c")
         if not extra:
             return body
@@ -296,8 +299,9 @@ class PreviewHandler(BaseHTTPRequestHandler):
         if not head:
             self.wfile.write(body)
 
-    def _events(self) -> None:
-        """Server-sent events: one 'reload' or 'css' event per finished rebuild."""
+    def _events(self, since: int | None = None) -> None:
+        """Server-sent events: one 'reload' or 'css' event per finished rebuild; a 'reload' at once for a page
+        served before the last rebuild (`since`, the rebuild it was served after), which it would otherwise miss."""
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
@@ -308,6 +312,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
         serial = events.serial
         try:
             self.wfile.write(b"retry: 500\n: connected\n\n")
+            if since is not None and since != serial:
+                self.wfile.write(f"event: reload\ndata: {serial}\n\n".encode())
             self.wfile.flush()
             while not events.closing:
                 serial, event = events.wait(serial, timeout=15)
@@ -317,6 +323,14 @@ class PreviewHandler(BaseHTTPRequestHandler):
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError, OSError):
             return
+
+
+def _since(query: str) -> int | None:
+    """The serial a page's event stream asks to be told about after (`?since=N`); None when absent or not one."""
+    for key, _, value in (part.partition("=") for part in query.split("&")):
+        if key == "since" and value.isdigit():
+            return int(value)
+    return None
 
 
 def check_address(host: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -218,3 +219,26 @@ def test_a_wildcard_bind_accepts_no_empty_or_wildcard_host(tmp_path: Path, bind:
         server.shutdown()
         server.server_close()
         thread.join(5)
+
+
+def test_a_page_served_before_a_rebuild_hears_of_it_even_if_its_stream_connects_after(
+        served: tuple[PreviewServer, Path]) -> None:
+    """A page is served, a rebuild finishes, and only then does the page's script open the event stream (a
+    reload in progress, a loaded machine): the stream must tell it at once, or the page stays stale (an error
+    overlay that never goes away)."""
+    server, _ = served
+    _, _, body = request(server, "/rl/papers/x/")
+    found = re.search(rb'new EventSource\("([^"]+)"\)', body)
+    assert found, body
+    server.events.publish("reload")  # the rebuild the page has not heard of
+    port = server.server_address[1]
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    conn.request("GET", found[1].decode(), headers={"Host": f"127.0.0.1:{port}"})
+    response = conn.getresponse()
+    first = b""
+    while b"event:" not in first:
+        line = response.fp.readline()
+        assert line, first
+        first += line
+    conn.close()
+    assert b"event: reload" in first
