@@ -14,8 +14,8 @@ from itertools import chain
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..content import mathtext
-from . import collab, collab_layout
-from .collab import Cluster, Collaboration, Node
+from . import collab
+from .collab import Collaboration
 
 if TYPE_CHECKING:
     from .site import Site
@@ -56,19 +56,8 @@ def citation_graph(data: Citing, limit: int = MAX_NODES) -> Collaboration:
     shown = ranked[:limit]
     number = {slug: i for i, (slug, *_) in enumerate(shown)}
     edges = [(number[slug], number[cited], 1) for slug, _, _, cites in shown for cited in cites if cited in number]
-    membership = collab_layout.communities(len(shown), edges)
-    groups = collab.clusters_of(membership, len(shown))
-    numbered = [-1] * len(shown)
-    for c, members in enumerate(groups):
-        for n in members:
-            numbered[n] = c
-    positions = collab_layout.positions(len(shown), edges, numbered)
     papers = [((i,), tags) for i, (_, _, tags, _) in enumerate(shown)]
-    overall = Counter(chain.from_iterable(tags for _, tags in papers))
-    named = collab.cluster_tags(range(len(groups)), papers, numbered, overall, dict(data.tags))
-    nodes = tuple(Node(title, slug, cited_by[slug], numbered[i], *positions[i])
-                  for i, (slug, title, _, _) in enumerate(shown))
-    clusters = tuple(Cluster(named[c], members, *collab.top(positions, members)) for c, members in enumerate(groups))
-    loose = tuple(i for i in range(len(shown)) if numbered[i] < 0)
+    nodes, clusters, loose = collab.arranged([(title, slug, cited_by[slug]) for slug, title, _, _ in shown], edges,
+                                             papers, dict(data.tags))
     return Collaboration(nodes, tuple(edges), clusters, loose, len(data.papers), 0, len(edges))
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..content.field_checks import DOI
 from .mentions import arxiv_key
 
 if TYPE_CHECKING:
@@ -32,9 +33,7 @@ def id_key(value: str) -> str | None:
     """An arXiv id or a DOI as the list matches it: an arXiv id without version or prefix, a DOI as `doi:` and
     its lower case; None for anything else."""
     text = value.strip()
-    if text.startswith("10.") and "/" in text:
-        return "doi:" + text.lower()
-    return arxiv_key(text)
+    return "doi:" + text.lower() if DOI.match(text) else arxiv_key(text)
 
 
 def own_keys(entry: Entry) -> tuple[str, ...]:

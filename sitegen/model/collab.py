@@ -158,6 +158,15 @@ def collaboration(data: Coauthorship, limit: int = MAX_NODES) -> Collaboration:
               if (numbers := tuple(n for n in map(get, names) if n is not None))]
     ties = count_ties(numbers for numbers, _ in papers)
     edges = strongest(ties, len(shown))
+    nodes, clusters, loose = arranged(shown, edges, papers, dict(data.tags))
+    return Collaboration(nodes, tuple(edges), clusters, loose, len(data.authors), least, len(ties))
+
+
+def arranged(shown: Sequence[tuple[str, str, int]], edges: Sequence[tuple[int, int, int]],
+             papers: Sequence[tuple[tuple[int, ...], tuple[str, ...]]], tag_slugs: dict[str, str]
+             ) -> tuple[tuple[Node, ...], tuple[Cluster, ...], tuple[int, ...]]:
+    """The drawn nodes (name, slug, size) clustered, named by their papers' tags and placed: the nodes, the
+    clusters and the nodes in none. Shared by the co-author graph and the citation graph."""
     membership = collab_layout.communities(len(shown), edges)
     groups = clusters_of(membership, len(shown))
     numbered = [-1] * len(shown)
@@ -166,11 +175,11 @@ def collaboration(data: Coauthorship, limit: int = MAX_NODES) -> Collaboration:
             numbered[n] = c
     positions = collab_layout.positions(len(shown), edges, numbered)
     overall = Counter(chain.from_iterable(tags for _, tags in papers))
-    named = cluster_tags(range(len(groups)), papers, numbered, overall, dict(data.tags))
-    nodes = tuple(Node(name, slug, count, numbered[i], *positions[i]) for i, (name, slug, count) in enumerate(shown))
+    named = cluster_tags(range(len(groups)), papers, numbered, overall, tag_slugs)
+    nodes = tuple(Node(name, slug, size, numbered[i], *positions[i]) for i, (name, slug, size) in enumerate(shown))
     clusters = tuple(Cluster(named[c], members, *top(positions, members)) for c, members in enumerate(groups))
     loose = tuple(i for i in range(len(shown)) if numbered[i] < 0)
-    return Collaboration(nodes, tuple(edges), clusters, loose, len(data.authors), least, len(ties))
+    return nodes, clusters, loose
 
 
 def clusters_of(membership: Sequence[int], nodes: int) -> list[tuple[int, ...]]:

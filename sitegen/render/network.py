@@ -59,7 +59,7 @@ def citations_context(r: PageTools, site: Site, spec: PageSpec, root: str) -> di
     graph = citations_of(site)
     if not graph.nodes:
         chosen = "No paper on this list has its references recorded yet: `sitegen enrich` fetches them."
-    elif len(graph.nodes) == graph.authors:
+    elif graph.everyone:
         chosen = ("Every paper of the list that cites another on it or is cited by one: "
                   f"{counted(graph.authors, 'paper')}.")
     else:

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..common.errors import Location, SitegenError
 
@@ -327,10 +327,8 @@ class PreviewHandler(BaseHTTPRequestHandler):
 
 def _since(query: str) -> int | None:
     """The serial a page's event stream asks to be told about after (`?since=N`); None when absent or not one."""
-    for key, _, value in (part.partition("=") for part in query.split("&")):
-        if key == "since" and value.isdigit():
-            return int(value)
-    return None
+    value = parse_qs(query).get("since", [""])[0]
+    return int(value) if value.isdigit() else None
 
 
 def check_address(host: str) -> None:
