@@ -257,6 +257,9 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
             inputs = scan_inputs(root, base_url)
             engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
                                                  after, memo, None, inputs, None)
+    except BaseException:
+        memo.close()  # and the parts of a new memo its render workers wrote are removed
+        raise
     finally:
         if check is not None:
             check.cancel()

@@ -124,7 +124,7 @@ class Memo:
         if self._readers is None:
             readers: dict[int, set[int]] = {}
             for record in self.records.values():
-                _link(readers, record.id, record.reads)
+                link(readers, record.id, record.reads)
             self._readers = readers
         return self._readers.get(ident, set())
 
@@ -149,10 +149,10 @@ class Memo:
         old = self.records.get(key)
         if self._readers is not None:
             if old is None:
-                _link(self._readers, record.id, record.reads)
+                link(self._readers, record.id, record.reads)
             elif old.reads != record.reads:  # it read other keys this time (a whole-list file mostly reads the same)
                 _unlink(self._readers, old.id, old.reads)
-                _link(self._readers, record.id, record.reads)
+                link(self._readers, record.id, record.reads)
         self.records[key] = record
         self.fingerprints[record.id] = record.fingerprint
         self.keys[record.id] = key
@@ -168,7 +168,8 @@ class Memo:
                 _unlink(self._readers, old.id, old.reads)
 
 
-def _link(readers: dict[int, set[int]], reader: int, reads: Iterable[int]) -> None:
+def link(readers: dict[int, set[int]], reader: int, reads: Iterable[int]) -> None:
+    """Add `reader` to the readers of each id it read."""
     for read in reads:
         found = readers.get(read)
         if found is None:

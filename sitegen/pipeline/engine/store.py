@@ -15,17 +15,20 @@ each step's codec, or not at all. Why SQLite and these tables: docs/engine.md.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 import sys
+from array import array
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
-from . import rows
+from . import parts, rows
 from .fingerprints import table_bytes
-from .memo import Decode, Encode, Key, Memo, Record, key_id
+from .memo import Decode, Encode, Key, Memo, Record, key_id, link
 from .rows import FILE, MemoDamaged
 
 __all__ = ["FILE", "DiskMemo", "MemoDamaged"]
@@ -46,6 +49,13 @@ class DiskMemo(Memo):
         self._dirty_readers: set[int] = set()
         self.meta: dict[str, bytes] = {}  # small named blobs saved with the memo (the build's table)
         self._meta_moved: set[str] = set()
+        # a memo made from nothing across render workers (parts.py): the parts they wrote, the parts' rows
+        # read meanwhile, what each record the parts hold read (for the reverse edges), and the rows read
+        self._parts: list[Path] = []
+        self._part_dbs: list[sqlite3.Connection] | None = None
+        self._elsewhere: list[tuple[int, bytes]] = []
+        self._from_part: set[int] = set()
+        parts.remove_stale(folder)
         self.valid = self._open()
         self._readers = {} if self.valid else None  # a memo made from nothing makes its edges when first asked
 
@@ -60,8 +70,10 @@ class DiskMemo(Memo):
     # -- reading ------------------------------------------------------------------------
     def get(self, key: Key) -> Record | None:
         record = self.records.get(key)
-        if record is not None or self._db is None:
+        if record is not None:
             return record
+        if self._db is None:
+            return self._in_parts(key) if self._parts else None
         ident = key_id(key)
         fingerprint = self.fingerprints.get(ident)
         if fingerprint is None:
@@ -114,6 +126,13 @@ class DiskMemo(Memo):
 
     def readers_of(self, ident: int) -> set[int]:
         if self._db is None:
+            if self._readers is None and self._elsewhere:  # made now: the records at hand, and those in parts
+                super().readers_of(ident)
+                assert self._readers is not None
+                for reader, reads in self._elsewhere:
+                    ids = array("q")
+                    ids.frombytes(reads)
+                    link(self._readers, reader, ids)
             return super().readers_of(ident)
         assert self._readers is not None
         if ident not in self._loaded_readers:
@@ -140,6 +159,7 @@ class DiskMemo(Memo):
                     self._dirty_readers.add(read)
         super().put(key, record)
         self._put.add(key)
+        self._from_part.discard(record.id)  # made here again: written as made here
 
     def drop(self, key: Key) -> None:
         old = self.get(key)
@@ -147,6 +167,7 @@ class DiskMemo(Memo):
             for read in set(old.reads):
                 self.readers_of(read)
                 self._dirty_readers.add(read)
+        if old is not None:
             self._dropped.add(old.id)
         self._put.discard(key)
         super().drop(key)
@@ -204,18 +225,67 @@ class DiskMemo(Memo):
         self.meta[rows.READERS] = str(sum(1 for found in readers.values() if found)).encode()
         checks = self._checks
 
+        from_part = self._from_part
+
         def records() -> Iterator[rows.MemoRow]:
-            for key, record in sorted(self.records.items(), key=lambda item: item[1].id):
-                row = self._row(key, record)
-                checks[row[0]] = row[-1]
-                yield row
+            for key, record in self.records.items():
+                if record.id not in from_part:  # as read from its part, its row is there
+                    row = self._row(key, record)
+                    checks[row[0]] = row[-1]
+                    yield row
 
         edges = (rows.reader_row(i, found) for i, found in sorted(readers.items()) if found)
-        rows.write_new(self.folder, records(), edges, rows.meta_rows(self.meta, self.meta))
+        dropped = [i for i in self._dropped if i not in self.fingerprints] if self._parts else []
+        rows.write_new(self.folder, records(), edges, rows.meta_rows(self.meta, self.meta), self._parts, dropped)
+        self._remove_parts()
         self._db = rows.connect(self.path)
         self._loaded_readers = set(readers)
         self.valid = True
         self._written()
+
+    # -- a memo made from nothing by render workers (parts.py) -------------------------------
+    def makes_parts(self) -> bool:
+        """Whether render workers write the rows of their records to parts of this memo: it is made from
+        nothing, across forked processes."""
+        return self._db is None and os.name == "posix"
+
+    def take_part(self, path: Path, made: list[tuple[int, int, bytes]]) -> None:
+        """In the parent: a worker's part, and each record's id, fingerprint and reads (ids) in the chunk it wrote."""
+        if path not in self._parts:
+            self._parts.append(path)
+        fingerprints = self.fingerprints
+        for ident, fingerprint, reads in made:
+            if ident not in fingerprints:  # made by both workers: one record
+                fingerprints[ident] = fingerprint
+                self._elsewhere.append((ident, reads))
+
+    def _in_parts(self, key: Key) -> Record | None:
+        """A record a render worker made, read from its part (the search index reads the papers after rendering)."""
+        ident = key_id(key)
+        fingerprint = self.fingerprints.get(ident)
+        if fingerprint is None:
+            return None
+        try:
+            if self._part_dbs is None:
+                self._part_dbs = [rows.connect(path) for path in self._parts]
+            for db in self._part_dbs:
+                row = _first(db.execute(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,)).fetchall())
+                if row is not None:
+                    record = rows.record_of(ident, key, row, fingerprint)
+                    self._keep(key, ident, record, row[-1])
+                    self._from_part.add(ident)
+                    return record
+        except sqlite3.Error as exc:
+            raise MemoDamaged(str(exc)) from exc
+        raise MemoDamaged(f"no row for {key!r}")
+
+    def _remove_parts(self) -> None:
+        for db in self._part_dbs or ():
+            db.close()
+        for path in self._parts:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        self._parts, self._part_dbs, self._elsewhere, self._from_part = [], None, [], set()
 
     def _written(self) -> None:
         self._put, self._dropped, self._dirty_readers, self._meta_moved = set(), set(), set(), set()
@@ -228,6 +298,8 @@ class DiskMemo(Memo):
         self._written()
 
     def close(self) -> None:
+        """Close the file; parts not merged into it (a build that failed) are removed."""
+        self._remove_parts()
         db, self._db = self._db, None
         if db is not None:
             db.close()
