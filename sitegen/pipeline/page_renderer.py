@@ -29,6 +29,10 @@ from .engine.parts import Part
 from .engine.store import DiskMemo
 from .steps.sources import Loaded
 
+# Steps whose records nothing else a worker renders reads once its chunk is written: a page (no step reads
+# one), a run of a whole-list file (its file is joined once). Kept, they held a worker's peak over 600 MB.
+_READ_ONCE = frozenset({"page", "piece_run"})
+
 
 class _Papers:
     """What the parallel renderer asks of a site: how many papers it has (to choose how to share it out)."""
@@ -106,6 +110,9 @@ class PageRenderer:
         except (OSError, sqlite3.Error):  # a cache folder that cannot hold it (a file in its place; a full disk)
             self._parts = False
             return None
+        for key in memo.log:  # written, and read by nothing else this worker renders: let go
+            if key[0] in _READ_ONCE and (record := memo.records.pop(key, None)) is not None:
+                memo.keys.pop(record.id, None)
         memo.log.clear()
         return msgspec.msgpack.encode(("part", str(self._part.path), told))
 

@@ -113,6 +113,12 @@ class Schedule:
                 cost = sum(_cost(s, papers) for s in piece)
                 self.own[worker].append((cost, piece))
                 self.left[worker] += cost
+        for own in self.own:  # each worker's whole-list files first, while it holds little else: joined last,
+            # the reading list's RIS (22 MB, with the 10,000 pieces it made) took a worker from 490 to 613 MB
+            whole = [chunk for chunk in own if chunk[1][0].kind in WHOLE_LIST]
+            rest = [chunk for chunk in own if chunk[1][0].kind not in WHOLE_LIST]
+            own.clear()
+            own.extend(whole + rest)
 
     def next(self, worker: int) -> list[routes.PageSpec] | None:
         """The next chunk for `worker`, or None when everything has been handed out."""
