@@ -49,13 +49,30 @@ def nearest(texts: Mapping[str, str], k: int = NEAREST, budget: int = PAIR_BUDGE
     on the mapping's order or on string hashing.
     """
     keys = sorted(texts)
-    counts = [Counter(WORD.findall(texts[key].lower())) for key in keys]
+    counts = _counted([texts[key] for key in keys])
     frequency: Counter[str] = Counter()
     for words in counts:
         frequency.update(words.keys())
     idf = vocabulary(frequency, len(keys), budget)
     postings = _postings(counts, idf)
     return _top(keys, _shared(postings, len(keys)), k)
+
+
+_COUNTS: dict[str, Counter[str]] = {}  # the last texts' word counts: the preview's next edit changes one or two
+
+
+def _counted(texts: list[str]) -> list[Counter[str]]:
+    """Each text's word counts, those of the texts the last call had taken from it (a title edit in the preview
+    counted the words of all 10,000 texts again: 0.4 of its 0.7 s); only this call's texts are kept."""
+    global _COUNTS
+    known = _COUNTS
+    kept: dict[str, Counter[str]] = {}
+    for text in texts:
+        if text not in kept:
+            found = known.get(text)
+            kept[text] = found if found is not None else Counter(WORD.findall(text.lower()))
+    _COUNTS = kept
+    return [kept[text] for text in texts]
 
 
 def vocabulary(frequency: Mapping[str, int], papers: int, budget: int = PAIR_BUDGET) -> dict[str, float]:
