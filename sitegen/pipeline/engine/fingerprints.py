@@ -2,7 +2,9 @@
 
 Read whole at open, it is all that verifying a record needs. As a dict it took 100 bytes a record
 (35 MB at 10,000 papers, which a no-op rebuild held for nothing); as arrays it takes 16, and a
-look-up is a binary search.
+look-up is a binary search. An update saves only the changes made since the table was last saved
+whole (`changes`), until they are an eighth of it: the whole table, 3.8 MB at 10,000 papers,
+took a notes edit 0.16 s to merge, sort and write for the few dozen fingerprints it moved.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator, MutableMapping
 
 _GONE = None  # a change that removed the record
+_GONE_SAVED = -1  # how `changes` saves one (a fingerprint is never negative)
 
 
 class FingerprintTable(MutableMapping[int, int]):
@@ -70,6 +73,24 @@ class FingerprintTable(MutableMapping[int, int]):
 
     def __len__(self) -> int:
         return sum(1 for _ in self.items())
+
+    def worth_saving_whole(self) -> bool:
+        """Whether the changes are many enough to save the table whole rather than them alone."""
+        return len(self._changed) * 8 > len(self._ids)
+
+    def changes(self) -> bytes:
+        """The changes since the table was saved whole, as `apply` reads them back."""
+        ids = array("q", self._changed)
+        fingerprints = array("q", (_GONE_SAVED if f is None else f for f in self._changed.values()))
+        return ids.tobytes() + fingerprints.tobytes()
+
+    def apply(self, data: bytes) -> None:
+        """Changes saved by `changes`, made here again (at open)."""
+        numbers = array("q")
+        numbers.frombytes(data)
+        half = len(numbers) // 2
+        for ident, fingerprint in zip(numbers[:half], numbers[half:], strict=True):
+            self._changed[ident] = None if fingerprint == _GONE_SAVED else fingerprint
 
 
 def table_bytes(pairs: Iterable[tuple[int, int]]) -> bytes:

@@ -24,6 +24,7 @@ from .memo import ABSENT, Encode, Key, Record, argument_of, packed
 
 FILE = "memo.sqlite"
 FINGERPRINTS = "fingerprints"  # the meta row of every record's id and fingerprint
+CHANGES = "fingerprint-changes"  # the meta row of the fingerprints changed since that one was written
 READERS = "readers"  # the meta row of how many rows the readers table has
 # Records are appended in the order they are made, found by a unique index on their id: with the id as the
 # table's key, each row went to a random place in its tree (120,000 rows of a render worker's part took 1.2 s
@@ -105,9 +106,10 @@ def opened(path: Path, stamp: bytes) -> tuple[sqlite3.Connection, dict[str, byte
         if meta.get("stamp") != stamp:
             db.close()
             return None
-        if len(meta[FINGERPRINTS]) % 16:
+        if len(meta[FINGERPRINTS]) % 16 or len(meta.get(CHANGES, b"")) % 16:
             raise MemoDamaged(FINGERPRINTS)
         fingerprints = FingerprintTable(meta.pop(FINGERPRINTS))  # kept as arrays, not twice
+        fingerprints.apply(meta.get(CHANGES, b""))
         # a page of reverse edges lost (zeroed, cut short) that SQLite does not notice on the way to one row
         # (a record's row lost is found when it is read: the fingerprint table names every record)
         if db.execute("SELECT count(*) FROM readers").fetchone()[0] != int(meta[READERS]):

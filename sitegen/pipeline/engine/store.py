@@ -27,7 +27,7 @@ from typing import Any
 import msgspec
 
 from . import parts, rows
-from .fingerprints import table_bytes
+from .fingerprints import FingerprintTable, table_bytes
 from .memo import Decode, Encode, Key, Memo, Record, key_id, link
 from .rows import FILE, MemoDamaged
 
@@ -187,7 +187,7 @@ class DiskMemo(Memo):
         changed = list(self._changed_rows())
         dropped = [(i,) for i in self._dropped if i not in self.fingerprints]
         if changed or dropped:
-            self.set_meta(rows.FINGERPRINTS, table_bytes(self.fingerprints.items()))
+            self._save_fingerprints()
 
         if not changed and not dropped and not self._dirty_readers and not self._meta_moved:
             self._written()
@@ -200,6 +200,16 @@ class DiskMemo(Memo):
                 self._checks.pop(row[0], None)
             raise
         self._written()
+
+    def _save_fingerprints(self) -> None:
+        """The fingerprint table saved with the next write: the changes since it was saved whole, or whole."""
+        table = self.fingerprints
+        if isinstance(table, FingerprintTable) and not table.worth_saving_whole():
+            self.set_meta(rows.CHANGES, table.changes())
+            return
+        self.set_meta(rows.FINGERPRINTS, table_bytes(table.items()))
+        if self.meta.get(rows.CHANGES):
+            self.set_meta(rows.CHANGES, b"")
 
     def _changed_rows(self) -> Iterator[rows.MemoRow]:
         """The rows put here that differ from the saved ones (a step that came out as it was keeps its row)."""
@@ -222,6 +232,7 @@ class DiskMemo(Memo):
         assert readers is not None
         self.meta["stamp"] = self.stamp.encode()
         self.meta[rows.FINGERPRINTS] = table_bytes(self.fingerprints.items())
+        self.meta[rows.CHANGES] = b""
         self.meta[rows.READERS] = str(sum(1 for found in readers.values() if found)).encode()
         checks = self._checks
 

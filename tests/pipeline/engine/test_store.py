@@ -119,3 +119,51 @@ def test_values_cross_only_through_the_codec(tmp_path: Path) -> None:
     assert record is not None and record.value is ABSENT and record.saved is None  # not saved: runs again when read
     world.runs.clear()
     assert Engine(world.steps(), memo).get("total", ("a", "b")) == 3 and world.runs == [("total", ("a", "b"))]
+
+
+def _meta(folder: Path, name: str) -> bytes:
+    db = sqlite3.connect(folder / FILE)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        return b"" if row is None else bytes(row[0])
+    finally:
+        db.close()
+
+
+def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when_they_are_many(
+        tmp_path: Path) -> None:
+    cells = {name: i for i, name in enumerate("abcdefghijklmnopqrstuvwxyz")}
+    world = World(cells)
+    engine = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    pairs = [(a, b) for a in cells for b in cells if a < b]
+    for names in pairs:
+        engine.get("total", names)
+    assert isinstance(engine.memo, DiskMemo)
+    engine.memo.write()
+    engine.memo.close()
+    whole = _meta(tmp_path, "fingerprints")
+
+    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    engine = Engine(world.steps(), memo)
+    world.cells["a"] = 100  # its cell and the 25 totals that read it: fewer than an eighth of the 376 records
+    engine.update([("cell", "a")])
+    memo.write()
+    memo.close()
+    assert _meta(tmp_path, "fingerprints") == whole  # not written again
+    assert len(_meta(tmp_path, "fingerprint-changes")) == 16 * 26
+    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    world.runs.clear()
+    assert again.get("total", ("a", "b")) == 101 and again.get("total", ("b", "c")) == 3
+    assert world.runs == []  # verified against the fingerprints the changes hold
+
+    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    engine = Engine(world.steps(), memo)
+    for name in "bcdefg":  # with those before, more than an eighth: the table saved whole, the changes emptied
+        world.cells[name] += 100
+    engine.update([("cell", name) for name in "bcdefg"])
+    memo.write()
+    memo.close()
+    assert _meta(tmp_path, "fingerprints") != whole and _meta(tmp_path, "fingerprint-changes") == b""
+    world.runs.clear()
+    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    assert again.get("total", ("b", "g")) == 1 + 6 + 200 and world.runs == []
