@@ -94,15 +94,3 @@ def test_the_neighbours_do_not_depend_on_string_hashing() -> None:
             for seed in ("1", "2", "3")}
     assert len(runs) == 1
 
-
-def test_words_counted_for_one_list_serve_the_next_exactly() -> None:
-    """The preview counts the words of the texts an edit left alone once: its neighbours are those of a count
-    made afresh, and only the texts of the last list are kept."""
-    texts = _bundled()
-    similar.nearest(texts)
-    edited = dict(texts)
-    edited[sorted(texts)[5]] = "A retitled paper\nabout sparse tensor compilers and attention kernels"
-    again = similar.nearest(edited)
-    similar._COUNTS.clear()
-    assert again == similar.nearest(edited)
-    assert set(similar._COUNTS) == set(edited.values())

@@ -58,7 +58,8 @@ TYPES: dict[str, Any] = {
     "citation_graph": Collaboration,
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
     "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
-    "text": tuple[str, str, str] | None,  # what the neighbours are made from: 10,000 read after a title edit
+    "text": tuple[str, tuple[tuple[str, int], ...]] | None,  # what the neighbours are made from: 10,000 read
+    # after a title edit
 }
 
 

@@ -1,7 +1,8 @@
 """Related papers as steps: each paper's text, the texts' neighbours, every list once per model, each paper's list.
 
-* `text` (level 2, per entry file): the title and abstract a paper is compared by, with a
-  fingerprint of them alone, so an edit of the notes, tags or date stops there.
+* `text` (level 2, per entry file): the words of the title and abstract a paper is compared
+  by, counted, with a fingerprint of them alone, so an edit of the notes, tags or date (or of
+  a title's case) stops there; saved, so a title edit in a new process counts one text's words.
 * `neighbours` (level 3): every paper's most alike texts (`model/similar.py`), worked out
   again only when a title or abstract changed, or a paper came or went.
 * `related_lists` (level 4): every paper's list (`model/related.py`), from the model and the
@@ -29,7 +30,7 @@ from ..engine.graph import Context, Step
 from ..engine.memo import Key
 from .sources import Loaded, digest
 
-Text = tuple[str, str, str] | None  # (slug, title, abstract) of a paper the site shows
+Text = tuple[str, tuple[tuple[str, int], ...]] | None  # a paper's slug, and its text's words counted
 
 
 class Related:
@@ -52,17 +53,17 @@ class Related:
         entry = loaded.value
         if entry is None or (entry.draft and not self.drafts):
             return None
-        return entry.slug, entry.title, entry.abstract
+        return entry.slug, similar.counted(related.text_of(entry.title, entry.abstract))
 
     def neighbours(self, ctx: Context, arg: None) -> dict[str, similar.Neighbours]:
-        texts: dict[str, str] = {}
+        words: dict[str, dict[str, int]] = {}
         listed = ctx.get("folder", "content/papers")
         ctx.preload("text", listed)
         for rel in listed:
             found: Text = ctx.get("text", rel)
-            if found is not None:
-                texts.setdefault(found[0], related.text_of(found[1], found[2]))
-        return similar.nearest(texts)
+            if found is not None and found[0] not in words:
+                words[found[0]] = dict(found[1])
+        return similar.nearest_counted(words)
 
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
         """Every paper's list; after a patch of the model alone, only those the edited papers can reach."""
@@ -75,7 +76,7 @@ class Related:
 def _text_fingerprint(text: Text) -> str:
     if text is None:
         return "-"
-    return xxhash.xxh3_128_hexdigest("\x1f".join(text).encode())
+    return xxhash.xxh3_128_hexdigest("\x1f".join([text[0], *(f"{w}\x1e{n}" for w, n in text[1])]).encode())
 
 
 def _spread(old: Any, new: dict[str, Any]) -> Callable[[Key], bool] | None:

@@ -42,13 +42,13 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
 def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many times the neighbours are worked out from here on (the real function, counted)."""
     calls: list[int] = []
-    real: Callable[..., Any] = similar.nearest
+    real: Callable[..., Any] = similar.nearest_counted
 
-    def nearest(*args: Any, **kwargs: Any) -> Any:
+    def nearest_counted(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(similar, "nearest", nearest)
+    monkeypatch.setattr(similar, "nearest_counted", nearest_counted)
     return calls
 
 
@@ -111,6 +111,23 @@ def test_a_new_process_works_them_out_only_when_a_text_changed(tmp_path: Path, m
     replace_field(paper, "abstract", repr(_abstract(_papers(root)[8])))
     run_build(root, tmp_path / "out", None, False, 1)
     assert calls == [1, 1], "an abstract edit"
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_a_title_edit_that_keeps_its_words_leaves_the_neighbours_alone(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The neighbours are made from each text's words counted, which a change of case leaves as they were."""
+    root = copy_site(tmp_path / "site", papers=20)
+    run_build(root, tmp_path / "out", None, False, 1)
+    calls = _counted(monkeypatch)
+    paper = _papers(root)[7]
+    lines = paper.read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("title: "))
+    lines[at] = "title: " + lines[at][len("title: "):].upper()
+    time.sleep(0.01)
+    paper.write_text("\n".join(lines), encoding="utf-8")
+    change, _ = run_build(root, tmp_path / "out", None, False, 1)
+    assert calls == [] and change.written  # the title shows in capitals; the texts compare as they did
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
 
 
