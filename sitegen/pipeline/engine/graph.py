@@ -124,8 +124,9 @@ class Context:
         (a page's frame: what every page reads, recorded once, as Salsa groups inputs that rarely change)."""
         self._frame = values
 
-    def get(self, name: str, argument: Hashable = None) -> Any:
-        """The result of step `name` for `argument`, recorded as read."""
+    def get(self, name: str, argument: Hashable = None, keep: bool = True) -> Any:
+        """The result of step `name` for `argument`, recorded as read; `keep=False` for a large value read once,
+        which, decoded from the memo's saved form, is not kept decoded (a whole-list file's runs: 150 MB)."""
         if self._frame is not None and argument is None and name in self._frame:
             return self._frame[name]
         key = (name, argument)
@@ -138,7 +139,7 @@ class Context:
         if record is not None and record.value is not ABSENT:  # the common case, inline: 140,000 reads at 1,000 papers
             self.reads[record.id] = record.fingerprint
             return record.value
-        value, record = self._engine.demand(key)
+        value, record = self._engine.demand(key, keep)
         self.reads[record.id] = record.fingerprint
         return value
 
@@ -251,7 +252,7 @@ class Engine:
             self.memo.drop(key)
 
     # -- the work -------------------------------------------------------------
-    def demand(self, key: Key) -> tuple[Any, Record]:
+    def demand(self, key: Key, keep: bool = True) -> tuple[Any, Record]:
         """A key's value and record: from the memo, else run.
 
         A memo is current: whatever changes in the world is named to `update`, which settles
@@ -259,21 +260,24 @@ class Engine:
         """
         record = self.memo.get(key)
         if record is not None:
-            value = self._value(key, record)
+            value = self._value(key, record, keep)
             if value is not ABSENT:
                 return value, record
         record, value = self._run(key)  # a step that keeps no value runs again when asked (no step reads a page)
         return value, record
 
-    def _value(self, key: Key, record: Record) -> Any:
-        """A record's value, decoded from its saved form when first read (ABSENT when it has none)."""
+    def _value(self, key: Key, record: Record, keep: bool = True) -> Any:
+        """A record's value, decoded from its saved form when first read (and kept so, unless not `keep`; ABSENT
+        when it has none)."""
         if record.value is ABSENT and record.saved is not None:
             try:
                 value = self.memo.decode(key, record.saved, lambda other: self.demand(other)[0])
             except Exception:  # a value that cannot be decoded is made again
                 record.saved = None
                 return ABSENT
-            record.value = value
+            if keep:
+                record.value = value
+            return value
         return record.value
 
     def _verified(self, record: Record) -> bool:

@@ -94,6 +94,6 @@ def joined(ctx: Context, store: str, prefix: bytes, separator: bytes, suffix: by
     for n, key in enumerate(keys):
         if n:
             data += separator
-        data += ctx.get("piece_run", key).encode()
+        data += ctx.get("piece_run", key, keep=False).encode()  # read once: not kept decoded
     data += suffix
     return data

@@ -167,3 +167,28 @@ def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when
     world.runs.clear()
     again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
     assert again.get("total", ("b", "g")) == 1 + 6 + 200 and world.runs == []
+
+
+def test_a_large_value_read_once_is_read_but_not_kept_decoded(tmp_path: Path) -> None:
+    """`ctx.get(..., keep=False)` (a whole-list file reading its runs): the read is recorded as any other, and
+    a value decoded from the memo's saved form is not held decoded afterwards."""
+    from sitegen.pipeline.engine.graph import Context, Step
+
+    def total(ctx: Context, n: int) -> int:
+        return len(ctx.get("big", n, keep=False))
+
+    steps = [Step("big", 1, lambda ctx, n: "x" * n, str), Step("total", 2, total, str)]
+    engine = Engine(steps, DiskMemo(tmp_path, "stamp-1", same, same))
+    assert engine.get("total", 5) == 5
+    assert isinstance(engine.memo, DiskMemo)
+    assert engine.memo.records[("big", 5)].value == "x" * 5  # made here: kept, as every made value is
+    engine.memo.write()
+    engine.memo.close()
+    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    again = Engine(steps, memo)
+    again.forget([("total", 5)])
+    assert again.get("total", 5) == 5
+    big = memo.records[("big", 5)]
+    assert big.value is ABSENT and big.saved is not None  # decoded for the read, not kept
+    record = memo.get(("total", 5))
+    assert record is not None and big.id in record.reads
