@@ -28,6 +28,7 @@ from ..publish.writer import Stage, journal_for, staged, stale_count
 from .changes import InputMap, deferral, warnings
 from .engine.graph import Engine, Update
 from .engine.memo import ABSENT, Key, Memo
+from .last_output import LastOutput
 from .page_renderer import prefetch
 from .steps import codecs
 from .steps.outputs import GONE, Outputs, PageKey
@@ -117,42 +118,8 @@ class SiteEngine:
         self.staging_marker = ""
         # Called with a full build's stage before it is swapped in (`sitegen build` indexes it for search there)
         self.finishing: Callable[[Stage, SiteEngine], object] = lambda stage, engine: None
-        # the output as the last build left it: from a memo on disk, decoded when first asked for (a rebuild
-        # that changes nothing never asks, and the plan of 75,000 files at 10,000 papers took a tenth of it)
-        self._plan: dict[str, PageKey] | None = None
-        self._static: dict[str, Path] | None = None
-        self._plan_seen: int | None = None  # the fingerprint of the plan `_plan` was made from
+        self.last = LastOutput(self.engine)  # the output as the last build left it
         self.inputs = InputMap(self.root, self.engine)
-
-    @property
-    def plan(self) -> dict[str, PageKey]:
-        """Each output of the last build (or of the memo's), by its path."""
-        if self._plan is None:
-            plan = self.engine.memoized("plan")
-            self._plan = {} if plan is ABSENT else {row[0]: row for row in plan}
-            self._plan_seen = self._plan_fingerprint()
-        return self._plan
-
-    @plan.setter
-    def plan(self, plan: dict[str, PageKey]) -> None:
-        self._plan = plan
-        self._plan_seen = self._plan_fingerprint()
-
-    def _plan_fingerprint(self) -> int | None:
-        record = self.engine.memo.get(("plan", None))
-        return None if record is None else record.fingerprint
-
-    @property
-    def static(self) -> dict[str, Path]:
-        """Each static file of the last build (or of the memo's), by its name."""
-        if self._static is None:
-            static = self.engine.memoized("static")
-            self._static = {} if static is ABSENT else static
-        return self._static
-
-    @static.setter
-    def static(self, static: dict[str, Path]) -> None:
-        self._static = static
 
     # -- the whole site -------------------------------------------------------------
     def build(self, jobs: int | None = None, progress: Progress | None = None) -> EngineChange:
@@ -196,7 +163,7 @@ class SiteEngine:
         change.written = sorted(stage.digests)
         change.stage = stage
         change.warnings = warnings({key: record.value for key, record in self.engine.memo.records.items()})
-        self.plan, self.static = plan, static
+        self.last.plan, self.last.static = plan, static
         return change
 
     full = build  # what the preview calls it
@@ -220,7 +187,7 @@ class SiteEngine:
         if not keys and not everything:
             self._unapplied = set()
             return EngineChange()
-        _ = self.plan, self.static  # the output as left, decoded before the update can remake the plan
+        self.last.read()  # the output as left, decoded before the update can remake the plan
         environment = self.engine.memo.records.get(("environment", None))
         if environment is not None and environment.value is not ABSENT and any(k[0] == "template_file" for k in keys):
             environment.value.cache.clear()  # compiled before the edit; each template read is recorded
@@ -239,8 +206,8 @@ class SiteEngine:
         update = self.engine.update(sorted(keys, key=repr), defer)
         # an edit that moves no page (a notes edit) leaves the plan as it was: its 56,000 files at 10,000
         # papers are then not compared one by one (a third of the preview's notes edit)
-        same = self._plan is not None and self._plan_seen is not None and self._plan_fingerprint() == self._plan_seen
-        plan = self.plan if same else {row[0]: row for row in self.engine.get("plan")}
+        same = not self.last.plan_moved()
+        plan = self.last.plan if same else {row[0]: row for row in self.engine.get("plan")}
         static: dict[str, Path] = self.engine.get("static")
         moved = set(update.changed)  # a page that ran and came out as it was is not written again
         fresh: dict[str, bytes] = {key[1][0]: data for key, data in update.values.items()  # type: ignore[index]
@@ -248,7 +215,7 @@ class SiteEngine:
         pending = dict(self.pending)
         for _, row in update.deferred:
             pending[row[0]] = row  # type: ignore[index,assignment]
-        before = self.plan
+        before = self.last.plan
         for out, key in () if same else plan.items():
             if before.get(out) != key:  # new to the plan, or made another way (an author's page now a redirect)
                 if defer is not None and defer(("page", key)):
@@ -282,7 +249,7 @@ class SiteEngine:
         self._edges.wait()
         with self.engine.transaction():
             fresh = {out: self.engine.get("page", self.pending[out]) for out in wanted}
-            change = self._write(fresh, set(), self.plan, self.static, None)
+            change = self._write(fresh, set(), self.last.plan, self.last.static, None)
         for out in wanted:
             del self.pending[out]
         change.rendered = len(wanted)
@@ -294,10 +261,10 @@ class SiteEngine:
         change = EngineChange(rendered=len(fresh))
         files = StagedFiles(self.durable, self.staging_marker, journal_for(self.output) if self.durable else None)
         outgoing = {out: data for out, data in fresh.items() if out in plan and data is not GONE}
-        if static is not self.static:  # those whose bytes changed (a stylesheet edit is swapped without a reload)
+        if static is not self.last.static:  # those whose bytes changed (a stylesheet edit is swapped without a reload)
             outgoing |= {out: data for name, path in static.items()
                          if _differs(self.output / (out := f"{STATIC_PREFIX}{name}"), data := path.read_bytes())}
-            gone |= {f"{STATIC_PREFIX}{name}" for name in set(self.static) - set(static)}
+            gone |= {f"{STATIC_PREFIX}{name}" for name in set(self.last.static) - set(static)}
         try:
             for out, data in sorted(outgoing.items()):
                 (self.output / out).parent.mkdir(parents=True, exist_ok=True)
@@ -313,7 +280,7 @@ class SiteEngine:
         for out in outgoing:
             st = os.stat(self.output / out)
             change.stats[out] = (st.st_size, st.st_mtime_ns)
-        self.plan, self.static = plan, static
+        self.last.plan, self.last.static = plan, static
         change.written, change.removed = sorted(outgoing), sorted(gone)
         change.warnings = warnings(update.values) if update is not None else []
         return change

@@ -50,7 +50,7 @@ def test_a_cold_engine_build_equals_the_old_build(tmp_path: Path) -> None:
     root = copy_site(tmp_path / "site")
     engine = SiteEngine(root, tmp_path / "new")
     change = engine.build()
-    assert change.rendered == len(engine.plan)
+    assert change.rendered == len(engine.last.plan)
     assert tree_bytes(tmp_path / "new") == _clean(root, tmp_path / "old")
 
 
@@ -115,7 +115,7 @@ def test_a_notes_edit_renders_only_its_paper_page(tmp_path: Path) -> None:
     assert not [out for out in change.written if out.endswith(".html") and out != page], "no listing shows notes"
     assert all(out.endswith((".xml", ".json")) for out in change.written if out != page)  # feeds carry notes
     pages = [k for k in engine.engine.memo.records if k[0] == "page"]
-    assert len(pages) == len(engine.plan)
+    assert len(pages) == len(engine.last.plan)
     paper.write_text(paper.read_text().replace("My take, which", "My new take, which"))
     change = engine.update([paper])
     assert "index.html" in change.written  # the first paragraph is the card's take: the lists show it
@@ -128,7 +128,7 @@ def test_a_title_edit_renders_only_the_pages_that_show_the_title(tmp_path: Path)
     paper = sorted((root / "content/papers").glob("*.md"))[3]
     apply(root, ("title", 3, 1))
     change = engine.update([paper])
-    assert 0 < change.rendered < len(engine.plan) / 4
+    assert 0 < change.rendered < len(engine.last.plan) / 4
     assert f"papers/{paper.stem}/index.html" in change.written
     assert not [out for out in change.written if out.startswith("papers/") and paper.stem not in out
                 and out.endswith(("cite.bib", "cite.ris", "cite.json"))]  # other papers' citations show no title

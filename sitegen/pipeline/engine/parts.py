@@ -18,9 +18,12 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, MutableMapping
 from pathlib import Path
 
+from . import rows
+from .memo import link
 from .rows import MEMO_TABLE, MemoRow
 
 PREFIX = ".memo.part."
@@ -49,6 +52,53 @@ class Part:
         self._db.execute("BEGIN")
         self._db.executemany("INSERT OR IGNORE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", made)
         self._db.execute("COMMIT")
+
+
+class Parts:
+    """In the parent: the parts its render workers wrote, and what each record in them read (for the reverse
+    edges); the records read back from them, whose rows are there already."""
+
+    def __init__(self) -> None:
+        self.paths: list[Path] = []
+        self._dbs: list[sqlite3.Connection] | None = None
+        self._reads: list[tuple[int, bytes]] = []
+        self.read_back: set[int] = set()
+
+    def take(self, path: Path, told: list[tuple[int, int, bytes]], fingerprints: MutableMapping[int, int]) -> None:
+        """A worker's part and each record's id, fingerprint and reads (ids) in the chunk it wrote."""
+        if path not in self.paths:
+            self.paths.append(path)
+        for ident, fingerprint, reads in told:
+            if ident not in fingerprints:  # made by both workers: one record
+                fingerprints[ident] = fingerprint
+                self._reads.append((ident, reads))
+
+    def row(self, ident: int) -> tuple[object, ...] | None:
+        """The row (rows.RECORD_COLUMNS) of record `ident` in the first part holding it (sqlite3.Error if one cannot
+        be read)."""
+        if self._dbs is None:
+            self._dbs = [rows.connect(path) for path in self.paths]
+        for db in self._dbs:
+            found = db.execute(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,)).fetchall()
+            if found:
+                return tuple(found[0])
+        return None
+
+    def link(self, readers: dict[int, set[int]]) -> None:
+        """Add the reverse edges of every record in the parts."""
+        for reader, reads in self._reads:
+            ids = array("q")
+            ids.frombytes(reads)
+            link(readers, reader, ids)
+
+    def remove(self) -> None:
+        """Close and remove the parts (merged, or not wanted)."""
+        for db in self._dbs or ():
+            db.close()
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        self.paths, self._dbs, self._reads, self.read_back = [], None, [], set()
 
 
 def remove_stale(folder: Path) -> None:
