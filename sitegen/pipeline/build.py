@@ -66,7 +66,6 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
            search: bool, jobs: int | None, use_cache: bool) -> BuildResult:
     """`build`, its failures as they come."""
     from ..publish.writer import check_output, recover
-    from .site_engine import search_shards, shard_records
 
     started = time.perf_counter()
     # A killed build's journal is finished and its leftovers removed; what it had begun (the
@@ -82,6 +81,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         if search:
             from ..common.progress import stage as begin
             from ..publish.search import BUNDLE, SHARD_SIZE, index_shards
+            from .site_engine import search_shards, shard_records
 
             begin(progress, "search")
 
@@ -96,6 +96,7 @@ def _build(root: Path, output: Path, base_url: str | None, drafts: bool, progres
         if search and change.stage is None and any(w.endswith(".html") for w in change.written + change.removed):
             from ..publish.search import SHARD_SIZE
             from ..publish.search import refresh as refresh_index
+            from .site_engine import search_shards, shard_records
 
             indexed.append(refresh_index(output, search_shards(engine, SHARD_SIZE),
                                          lambda shard: shard_records(engine, shard, SHARD_SIZE)))

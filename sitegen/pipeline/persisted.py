@@ -34,8 +34,9 @@ from .steps import codecs
 from .steps.sources import FOLDERS, digest
 
 if TYPE_CHECKING:
+    from .engine_change import EngineChange
     from .output_check import OutputsCheck
-    from .site_engine import EngineChange, SiteEngine
+    from .site_engine import SiteEngine
 
 ENGINE = "engine"  # the memo's folder in the cache
 TABLE = "table"  # the inputs' stats and the outputs' as the last build left them
@@ -248,9 +249,12 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     check = _output_check(table, output) if table is not None and not whole else None
     try:
         inputs = scan_inputs(root, base_url, table.inputs if table is not None else None)  # before anything is read
+        engine: SiteEngine | None = None
         try:
-            engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
-                                                 after, memo, table, inputs, check)
+            change = _unchanged(root, base_url, table, inputs, check)
+            if change is None:
+                engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing,
+                                                     whole, after, memo, table, inputs, check)
         except MemoDamaged:  # a row failed its checksum, or SQLite could not read it: built again from nothing
             memo.discard()
             table = None
@@ -271,12 +275,28 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     except (sqlite3.Error, OSError):  # a cache that cannot be saved now (a full disk; another build holding it)
         memo.discard()  # the memo and table saved before stand, and the next build renders all they miss
     memo.close()
-    if table is None:  # a build from an empty memo read every entry: what it did not read is stale
+    if engine is None:  # nothing was read
+        pass
+    elif table is None:  # a build from an empty memo read every entry: what it did not read is stale
         engine.cache.save()
     else:  # an update read a few entries: the rest are the next model rebuild's, kept
         engine.cache.save_added()
     _remove_retired(root / CACHE_DIR)
     return change, change.stage is not None
+
+
+def _unchanged(root: Path, base_url: str | None, table: Table | None, inputs: dict[str, Row],
+               check: OutputsCheck | None) -> EngineChange | None:
+    """An empty change when no input changed and the output is as the last build left it: then there is nothing
+    to do, and the engine is not even made (importing it and its renderer was a fifth of such a rebuild)."""
+    if table is None or check is None:
+        return None
+    paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
+    if paths or keys or not check.result():
+        return None
+    from .engine_change import EngineChange
+
+    return EngineChange()
 
 
 def _brought_up_to_date(root: Path, output: Path, base_url: str | None, drafts: bool, jobs: int | None,

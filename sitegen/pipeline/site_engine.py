@@ -12,14 +12,11 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..common.errors import Diagnostic
 from ..common.forked import Forked
 from ..common.fsutil import StagedFiles, prune_empty
 from ..content.cache import EntryCache
@@ -28,6 +25,7 @@ from ..publish.writer import Stage, journal_for, staged, stale_count
 from .changes import InputMap, deferral, warnings
 from .engine.graph import Engine, Update
 from .engine.memo import ABSENT, Key, Memo
+from .engine_change import EngineChange
 from .last_output import LastOutput
 from .page_renderer import prefetch
 from .steps import codecs
@@ -39,30 +37,6 @@ if TYPE_CHECKING:
     from ..common.progress import Progress
     from ..publish.search import Shard
     from ..publish.search_records import Record
-
-
-@dataclass
-class EngineChange:
-    """What an update did to the output."""
-
-    written: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    rendered: int = 0
-    warnings: list[Diagnostic] = field(default_factory=list)
-    full: bool = False  # everything rendered again and swapped in (settings, theme folders)
-    deferred: int = 0  # outputs left pending, to be written right after the reload (see `waiting`)
-    stage: Stage | None = None  # a full build's staging record: what it wrote, linked unchanged, and their stats
-    stats: dict[str, tuple[int, int]] = field(default_factory=dict)  # an update's written files: (size, mtime_ns)
-    removed_count: int = 0  # a full build's: files of the output it replaced that it no longer has
-    kinds: Counter[str] = field(default_factory=Counter)  # a full build's files by kind of page ("static" too)
-    total: int = 0  # the files of the output after the update, where known (see persisted.run_build)
-    sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # every output file's (size, mtime_ns) after
-    # the update, where known (see persisted.run_build); a full build's are its stage's
-
-    @property
-    def css_only(self) -> bool:
-        """Only stylesheets changed: the preview swaps them without reloading the page."""
-        return bool(self.written) and all(w.endswith(".css") for w in self.written)
 
 
 class ReverseEdges:

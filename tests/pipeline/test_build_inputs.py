@@ -107,3 +107,29 @@ def test_a_content_folder_that_is_a_file_is_an_error(tmp_path: Path, folder: str
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert f"{folder}: error[E106]: expected a folder, found a file" in run.stderr
     assert sorted(p.relative_to(root).as_posix() for p in (root / "public").rglob("*")) == before
+
+
+def test_a_rebuild_with_nothing_changed_makes_no_engine_and_one_with_the_output_touched_does(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No input changed and the output as left: nothing to do, and the engine (its imports alone a fifth of
+    such a rebuild) is not made. A file of the output edited by hand is still found and put back."""
+    from sitegen.pipeline import site_engine
+
+    root = copy_site(tmp_path / "site", papers=6)
+    output = tmp_path / "public"
+    build(root, output, search=False)
+    made: list[int] = []
+    real = site_engine.SiteEngine.__init__
+
+    def counted(self: site_engine.SiteEngine, *args: object, **kwargs: object) -> None:
+        made.append(1)
+        real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(site_engine.SiteEngine, "__init__", counted)
+    before = (output / "index.html").read_bytes()
+    assert build(root, output, search=False).written == 0
+    assert made == []
+    (output / "index.html").write_text("edited by hand", encoding="utf-8")
+    result = build(root, output, search=False)
+    assert made == [1] and result.written > 0
+    assert (output / "index.html").read_bytes() == before
