@@ -84,12 +84,15 @@ def test_no_descriptor_to_be_had_runs_the_work_here(monkeypatch: pytest.MonkeyPa
     assert Forked(lambda: False).result() is False
 
 
-def test_without_memfd_the_answer_comes_through_a_nameless_temporary_file(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_memfd_the_answer_comes_through_a_nameless_temporary_file(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """The file is made in a temporary folder of this test's own: the system's is shared with every test running
+    beside it, and another's new file there once failed this test."""
     monkeypatch.delattr(os, "memfd_create", raising=False)
-    before = set(os.listdir(tempfile.gettempdir()))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     job = ForkedBytes(lambda: b"through a file" * 10_000)
     assert job.pid and job.result() == b"through a file" * 10_000
-    assert set(os.listdir(tempfile.gettempdir())) <= before
+    assert list(tmp_path.iterdir()) == []  # unlinked as soon as it was made
 
 
 def test_megabytes_of_answer_come_back_whole_while_this_process_goes_on() -> None:
