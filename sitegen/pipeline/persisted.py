@@ -250,17 +250,19 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     try:
         inputs = scan_inputs(root, base_url, table.inputs if table is not None else None)  # before anything is read
         engine: SiteEngine | None = None
+        # the memo is as the last build left it: the files changed since are named to it, always
+        changed = changed_inputs(root, base_url, table.inputs, inputs) if table is not None else ([], [])
         try:
-            change = _unchanged(root, base_url, table, inputs, check)
+            change = _unchanged(changed, check)
             if change is None:
                 engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing,
-                                                     whole, after, memo, table, inputs, check)
+                                                     whole, after, memo, table, changed, check)
         except MemoDamaged:  # a row failed its checksum, or SQLite could not read it: built again from nothing
             memo.discard()
             table = None
             inputs = scan_inputs(root, base_url)
             engine, change = _brought_up_to_date(root, output, base_url, drafts, jobs, progress, finishing, whole,
-                                                 after, memo, None, inputs, None)
+                                                 after, memo, None, ([], []), None)
     except BaseException:
         memo.close()  # and the parts of a new memo its render workers wrote are removed
         raise
@@ -275,24 +277,20 @@ def run_build(root: Path, output: Path, base_url: str | None, drafts: bool, jobs
     except (sqlite3.Error, OSError):  # a cache that cannot be saved now (a full disk; another build holding it)
         memo.discard()  # the memo and table saved before stand, and the next build renders all they miss
     memo.close()
-    if engine is None:  # nothing was read
-        pass
-    elif table is None:  # a build from an empty memo read every entry: what it did not read is stale
-        engine.cache.save()
-    else:  # an update read a few entries: the rest are the next model rebuild's, kept
-        engine.cache.save_added()
+    if engine is not None:  # else nothing was read
+        if table is None:  # a build from an empty memo read every entry: what it did not read is stale
+            engine.cache.save()
+        else:  # an update read a few entries: the rest are the next model rebuild's, kept
+            engine.cache.save_added()
     _remove_retired(root / CACHE_DIR)
     return change, change.stage is not None
 
 
-def _unchanged(root: Path, base_url: str | None, table: Table | None, inputs: dict[str, Row],
-               check: OutputsCheck | None) -> EngineChange | None:
+def _unchanged(changed: tuple[list[Path], list[Key]], check: OutputsCheck | None) -> EngineChange | None:
     """An empty change when no input changed and the output is as the last build left it: then there is nothing
     to do, and the engine is not even made (importing it and its renderer was a fifth of such a rebuild)."""
-    if table is None or check is None:
-        return None
-    paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
-    if paths or keys or not check.result():
+    paths, keys = changed
+    if check is None or paths or keys or not check.result():
         return None
     from .engine_change import EngineChange
 
@@ -301,7 +299,7 @@ def _unchanged(root: Path, base_url: str | None, table: Table | None, inputs: di
 
 def _brought_up_to_date(root: Path, output: Path, base_url: str | None, drafts: bool, jobs: int | None,
                         progress: Any, finishing: Any, whole: bool, after: Any, memo: DiskMemo,
-                        table: Table | None, inputs: dict[str, Row],
+                        table: Table | None, changed: tuple[list[Path], list[Key]],
                         check: OutputsCheck | None) -> tuple[SiteEngine, EngineChange]:
     """The engine over `memo` and what it did to the output: everything rendered without a table, else an update."""
     from .site_engine import SiteEngine
@@ -313,8 +311,7 @@ def _brought_up_to_date(root: Path, output: Path, base_url: str | None, drafts: 
     if table is None:
         change = engine.build(jobs, progress)
     else:
-        # the memo is as the last build left it: the files changed since are named to it, always
-        paths, keys = changed_inputs(root, base_url, table.inputs, inputs)
+        paths, keys = changed
         in_place = _in_place(engine, check, paths, keys) if check is not None else None
         # else the output swapped whole, the memo's entries and model serving still
         change = in_place if in_place is not None else engine.update(paths, keys, everything=True)

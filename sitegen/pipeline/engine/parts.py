@@ -50,7 +50,7 @@ class Part:
     def add(self, made: Iterable[MemoRow]) -> None:
         """Write these rows (a record two chunks both made is written once)."""
         self._db.execute("BEGIN")
-        self._db.executemany("INSERT OR IGNORE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", made)
+        self._db.executemany(f"INSERT OR IGNORE INTO memo {rows.ROW_VALUES}", made)
         self._db.execute("COMMIT")
 
 

@@ -39,6 +39,7 @@ CREATE TABLE meta (name TEXT PRIMARY KEY, value BLOB NOT NULL, checksum INTEGER 
 CREATE TABLE readers (id INTEGER PRIMARY KEY, ids BLOB NOT NULL, checksum INTEGER NOT NULL);
 """
 RECORD_COLUMNS = "step, argument, key_check, fingerprint, reads, value, checksum"
+ROW_VALUES = "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"  # a MemoRow
 MemoRow = tuple[int, str, bytes, int, int, bytes, bytes | None, int]
 _MASK = (1 << 63) - 1
 _encode = msgspec.msgpack.Encoder().encode
@@ -181,7 +182,7 @@ def write_changes(db: sqlite3.Connection, dropped: list[tuple[int]], changed: li
     try:
         db.execute("BEGIN IMMEDIATE")
         db.executemany("DELETE FROM memo WHERE id = ?", dropped)
-        db.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", changed)
+        db.executemany(f"INSERT OR REPLACE INTO memo {ROW_VALUES}", changed)
         db.executemany("DELETE FROM readers WHERE id = ?", ((i,) for i in moved if not readers.get(i)))
         db.executemany("INSERT OR REPLACE INTO readers VALUES (?, ?, ?)",
                        (reader_row(i, readers[i]) for i in moved if readers.get(i)))
@@ -218,7 +219,7 @@ def write_new(folder: Path, records: Iterable[MemoRow], readers: Iterable[tuple[
         for i, part in enumerate(parts):
             db.execute(f"ATTACH DATABASE ? AS part{i}", (str(part),))
         db.execute("BEGIN")
-        db.executemany("INSERT INTO memo VALUES (?, ?, ?, ?, ?, ?, ?, ?)", records)
+        db.executemany(f"INSERT INTO memo {ROW_VALUES}", records)
         for i in range(len(parts)):  # a record two workers both made is in both parts: the same row
             db.execute(f"INSERT OR IGNORE INTO memo SELECT * FROM part{i}.memo")
         if parts:
