@@ -20,7 +20,7 @@ import heapq
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain
 
 WORD = re.compile(r"[^\W_]+")
@@ -41,6 +41,7 @@ show shows significantly state study use used uses using well work
 """.split())  # noqa: SIM905
 
 Neighbours = tuple[tuple[str, float], ...]  # (key, cosine), most alike first
+Counts = tuple[tuple[str, int], ...]  # a text's words with how often it uses each, sorted (`counted`)
 
 
 def nearest(texts: Mapping[str, str], k: int = NEAREST, budget: int = PAIR_BUDGET) -> dict[str, Neighbours]:
@@ -62,11 +63,17 @@ def nearest_counted(words: Mapping[str, Mapping[str, int]], k: int = NEAREST,
                     budget: int = PAIR_BUDGET) -> dict[str, Neighbours]:
     """`nearest`, of texts given by their words' counts (`counted`)."""
     keys = sorted(words)
-    counts = [words[key] for key in keys]
-    frequency = Counter(chain.from_iterable(counts))  # in how many texts each word is
+    frequency = Counter(chain.from_iterable(words[key] for key in keys))  # in how many texts each word is
+    return worked_out(keys, [words[key].items() for key in keys], frequency, k, budget)[0]
+
+
+def worked_out(keys: list[str], counts: Sequence[Iterable[tuple[str, int]]], frequency: Mapping[str, int], k: int,
+               budget: int) -> tuple[dict[str, Neighbours], dict[str, float], list[Vector]]:
+    """The nearest of texts (`keys` sorted, each text's words counted), with the vocabulary and each text's vector
+    they were worked out from."""
     idf = vocabulary(frequency, len(keys), budget)
-    postings = _postings(counts, idf)
-    return _top(keys, _shared(postings, len(keys)), k)
+    postings, vectors = _postings(counts, idf)
+    return _top(keys, _shared(postings, len(keys)), k), idf, vectors
 
 
 def vocabulary(frequency: Mapping[str, int], papers: int, budget: int = PAIR_BUDGET) -> dict[str, float]:
@@ -87,19 +94,31 @@ def vocabulary(frequency: Mapping[str, int], papers: int, budget: int = PAIR_BUD
     return found
 
 
-def _postings(counts: list[Mapping[str, int]], idf: Mapping[str, float]) -> list[list[tuple[int, float]]]:
-    """For each kept word (rarest first), the papers using it with the word's weight in their unit vector."""
-    words = {word: i for i, word in enumerate(idf)}
-    postings: list[list[tuple[int, float]]] = [[] for _ in words]
+Postings = list[list[tuple[int, float]]]  # for each kept word, the papers using it and its weight in their vector
+Vector = tuple[tuple[str, float], ...]  # a paper's kept words, rarest first, with their weights in its unit vector
+
+
+def _postings(counts: Iterable[Iterable[tuple[str, int]]], idf: Mapping[str, float]) -> tuple[Postings, list[Vector]]:
+    """For each kept word (rarest first), the papers using it with the word's weight in their unit vector;
+    and each paper's vector."""
+    rank = {word: i for i, word in enumerate(idf)}
+    postings: Postings = [[] for _ in rank]
+    vectors: list[Vector] = []
     for paper, used in enumerate(counts):
-        kept = used.keys() & words.keys()
-        if not kept:
-            continue
-        weights = {word: (1 + math.log(used[word])) * idf[word] for word in kept}
-        norm = math.sqrt(math.fsum(w * w for w in weights.values()))  # exact: the same in any order
-        for word, weight in weights.items():
-            postings[words[word]].append((paper, weight / norm))
-    return postings
+        vector = vector_of(used, idf, rank)
+        for word, weight in vector:
+            postings[rank[word]].append((paper, weight))
+        vectors.append(vector)
+    return postings, vectors
+
+
+def vector_of(used: Iterable[tuple[str, int]], idf: Mapping[str, float], rank: Mapping[str, int]) -> Vector:
+    """A text's unit vector over the kept words (`rank`: their places in `idf`, rarest first), in that order."""
+    weights = {word: (1 + math.log(n)) * idf[word] for word, n in used if word in rank}
+    if not weights:
+        return ()
+    norm = math.sqrt(math.fsum(w * w for w in weights.values()))  # exact: the same in any order
+    return tuple(sorted(((word, weight / norm) for word, weight in weights.items()), key=lambda pair: rank[pair[0]]))
 
 
 def _shared(postings: list[list[tuple[int, float]]], papers: int) -> list[dict[int, float]]:
@@ -116,11 +135,15 @@ def _shared(postings: list[list[tuple[int, float]]], papers: int) -> list[dict[i
     return rows
 
 
+def best(row: dict[int, float], k: int) -> list[tuple[float, int]]:
+    """The `k` highest of a row as (-cosine rounded to 4 places, index): ties by key (keys are sorted)."""
+    return heapq.nsmallest(k, [(-round(score, 4), j) for j, score in row.items()])
+
+
 def _top(keys: list[str], rows: list[dict[int, float]], k: int) -> dict[str, Neighbours]:
     """The `k` highest of each row, ties by key (keys are sorted, so by index)."""
     found: dict[str, Neighbours] = {}
     for i, row in enumerate(rows):
         if row:
-            best = heapq.nsmallest(k, [(-round(score, 4), j) for j, score in row.items()])
-            found[keys[i]] = tuple((keys[j], -score) for score, j in best)
+            found[keys[i]] = tuple((keys[j], -score) for score, j in best(row, k))
     return found

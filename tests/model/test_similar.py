@@ -94,3 +94,4 @@ def test_the_neighbours_do_not_depend_on_string_hashing() -> None:
             for seed in ("1", "2", "3")}
     assert len(runs) == 1
 
+

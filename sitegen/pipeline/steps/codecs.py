@@ -22,15 +22,18 @@ from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
 from ...model.citations import Citations
 from ...model.collab import Collaboration
+from ...model.likeness import Likeness
 from ...model.mentions import Mentions
 from ...model.model import Ref
 from ...model.people import Byline
 from ...model.related import Related
 from ...model.signals import Rising
+from ...model.similar import Counts, Neighbours
 from ...model.site import Author, Paper, Tag
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
 from . import saved_model
+from .related import Neighbourhood
 from .sources import Loaded
 
 # step -> the type its saved value decodes to (steps not named here are not saved)
@@ -57,7 +60,9 @@ TYPES: dict[str, Any] = {
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     "citation_graph": Collaboration,
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
-    "neighbours": dict[str, tuple[tuple[str, float], ...]], "related_lists": dict[str, tuple[Related, ...]],
+    # (saved as the nearest, each text's words, the words' frequencies, and which file gave each text)
+    "neighbours": tuple[dict[str, Neighbours], dict[str, Counts], dict[str, int], dict[str, str]],
+    "related_lists": dict[str, tuple[Related, ...]],
     "text": tuple[str, tuple[tuple[str, int], ...]] | None,  # what the neighbours are made from: 10,000 read
     # after a title edit
 }
@@ -80,6 +85,9 @@ def encode(key: Key, value: Any) -> Any:
         return saved_model.saved(value)
     if step == "author":  # its fields; the co-author network is the model's (see author_links)
         return None if value is None else (value.name, value.slug, value.papers, value.profile)
+    if step == "neighbours":  # without its index, which a new process makes again if it needs one
+        found = value.likeness
+        return (found.near, found.words, found.frequency, value.sources)
     return value
 
 
@@ -101,4 +109,7 @@ def decode(key: Key, saved: Any, value_of: Callable[[Key], Any]) -> Any:
         return None if value is None else Author(*value)
     if step == "site":
         return saved_model.restored(value, value_of)
+    if step == "neighbours":
+        near, words, frequency, sources = value
+        return Neighbourhood(Likeness(near, words, frequency), sources)
     return value

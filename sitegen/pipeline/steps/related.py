@@ -4,7 +4,9 @@
   by, counted, with a fingerprint of them alone, so an edit of the notes, tags or date (or of
   a title's case) stops there; saved, so a title edit in a new process counts one text's words.
 * `neighbours` (level 3): every paper's most alike texts (`model/similar.py`), worked out
-  again only when a title or abstract changed, or a paper came or went.
+  again only when a title or abstract changed, or a paper came or went; when texts changed
+  in place, from the last result, summing again only the rows they reach (`model/likeness.py`),
+  so a title edit reads one text, not 10,000, and sums a few rows, not every cosine.
 * `related_lists` (level 4): every paper's list (`model/related.py`), from the model and the
   neighbours: bit masks over the whole site make all 10,000 lists in less time than
   counting a few hundred of them one by one.
@@ -21,16 +23,25 @@ lists is compared with them. A cold build makes the lists before the render work
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import xxhash
 
-from ...model import related, similar
+from ...model import likeness, related, similar
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
 from .sources import Loaded, digest
 
-Text = tuple[str, tuple[tuple[str, int], ...]] | None  # a paper's slug, and its text's words counted
+Text = tuple[str, similar.Counts] | None  # a paper's slug, and its text's words counted
+
+
+@dataclass
+class Neighbourhood:
+    """The neighbours, with whose text each entry file gave: an edited file's text replaces its paper's."""
+
+    likeness: likeness.Likeness
+    sources: dict[str, str]  # entry file -> the slug its text is compared as (the first file of a slug)
 
 
 class Related:
@@ -42,7 +53,7 @@ class Related:
     def steps(self) -> list[Step]:
         return [
             Step("text", 2, self.text, _text_fingerprint),
-            Step("neighbours", 3, self.neighbours, digest),
+            Step("neighbours", 3, self.neighbours, lambda found: digest(found.likeness.near)),
             Step("related_lists", 4, self.lists, digest, spread=_spread),
             Step("related", 5, lambda ctx, slug: ctx.get("related_lists").get(slug, ()), digest),
         ]
@@ -55,22 +66,45 @@ class Related:
             return None
         return entry.slug, similar.counted(related.text_of(entry.title, entry.abstract))
 
-    def neighbours(self, ctx: Context, arg: None) -> dict[str, similar.Neighbours]:
-        words: dict[str, dict[str, int]] = {}
+    def neighbours(self, ctx: Context, arg: None) -> Neighbourhood:
         listed = ctx.get("folder", "content/papers")
+        previous = ctx.previous
+        if isinstance(previous, Neighbourhood):
+            changed = _edited(ctx, previous)
+            if changed is not None:
+                return Neighbourhood(likeness.updated(previous.likeness, changed), previous.sources)
+        words: dict[str, similar.Counts] = {}
+        sources: dict[str, str] = {}
         ctx.preload("text", listed)
         for rel in listed:
             found: Text = ctx.get("text", rel)
             if found is not None and found[0] not in words:
-                words[found[0]] = dict(found[1])
-        return similar.nearest_counted(words)
+                words[found[0]] = found[1]
+                sources[rel] = found[0]
+        return Neighbourhood(likeness.whole(words), sources)
 
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
         """Every paper's list; after a patch of the model alone, only those the edited papers can reach."""
-        built, near, previous = ctx.get("site"), ctx.get("neighbours"), ctx.previous
+        built, near, previous = ctx.get("site"), ctx.get("neighbours").likeness.near, ctx.previous
         if isinstance(previous, dict) and built.edited is not None and ctx.moved == {("site", None)}:
             return related.relisted(built.site, near, previous, built.edited)
         return related.lists(built.site, near)
+
+
+def _edited(ctx: Context, previous: Neighbourhood) -> dict[str, similar.Counts] | None:
+    """The texts that changed in place since `previous`, by slug; None if anything else moved (a paper came or
+    went, a slug changed hands, a text left or joined the comparison): then the neighbours start again."""
+    moved = ctx.moved
+    if not moved or any(name != "text" for name, _ in moved):
+        return None
+    ctx.carry()
+    changed: dict[str, similar.Counts] = {}
+    for _, rel in moved:
+        found: Text = ctx.get("text", rel)
+        if found is None or not isinstance(rel, str) or previous.sources.get(rel) != found[0]:
+            return None
+        changed[found[0]] = found[1]
+    return changed
 
 
 def _text_fingerprint(text: Text) -> str:

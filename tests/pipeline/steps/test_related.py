@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from sitegen.model import similar
+from sitegen.model import likeness
 from sitegen.pipeline.build import build
 from sitegen.pipeline.persisted import run_build
 from sitegen.pipeline.site_engine import SiteEngine
@@ -39,16 +39,18 @@ def _clean(root: Path, folder: Path) -> dict[str, bytes]:
     return tree_bytes(folder)
 
 
-def _counted(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many times the neighbours are worked out from here on (the real function, counted)."""
-    calls: list[int] = []
-    real: Callable[..., Any] = similar.nearest_counted
+def _counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """How the neighbours are worked out from here on: "whole" (every cosine summed) or "edit" (from the last result,
+    `likeness.updated`); the real functions, counted."""
+    calls: list[str] = []
+    for name, how in (("whole", "whole"), ("updated", "edit")):
+        real: Callable[..., Any] = getattr(likeness, name)
 
-    def nearest_counted(*args: Any, **kwargs: Any) -> Any:
-        calls.append(1)
-        return real(*args, **kwargs)
+        def spy(*args: Any, _real: Callable[..., Any] = real, _how: str = how, **kwargs: Any) -> Any:
+            calls.append(_how)
+            return _real(*args, **kwargs)
 
-    monkeypatch.setattr(similar, "nearest_counted", nearest_counted)
+        monkeypatch.setattr(likeness, name, spy)
     return calls
 
 
@@ -98,20 +100,27 @@ def test_an_edit_leaving_every_title_and_abstract_does_not_work_out_the_neighbou
 
 
 def test_a_new_process_works_them_out_only_when_a_text_changed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The neighbours are saved with the memo on disk: a notes edit reads them back, an abstract edit makes them."""
+    """The neighbours are saved with the memo on disk: a notes edit reads them back, an abstract edit works its text
+    into them, a new paper makes them again."""
     root = copy_site(tmp_path / "site", papers=20)
     calls = _counted(monkeypatch)
     run_build(root, tmp_path / "out", None, False, 1)
-    assert calls == [1]
+    assert calls == ["whole"]
     paper = _papers(root)[7]
     time.sleep(0.01)
     paper.write_text(paper.read_text() + "\nA new thought.\n")
     run_build(root, tmp_path / "out", None, False, 1)
-    assert calls == [1], "a notes edit"
+    assert calls == ["whole"], "a notes edit"
     replace_field(paper, "abstract", repr(_abstract(_papers(root)[8])))
     run_build(root, tmp_path / "out", None, False, 1)
-    assert calls == [1, 1], "an abstract edit"
+    assert calls == ["whole", "edit"], "an abstract edit"
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+    calls.clear()
+    shutil.copy(_papers(root)[3], root / "content/papers/a-copy-under-another-name.md")
+    replace_field(root / "content/papers/a-copy-under-another-name.md", "title", "'A paper come late'")
+    run_build(root, tmp_path / "out", None, False, 1)
+    assert calls == ["whole"], "a new paper"
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean2")
 
 
 def test_a_title_edit_that_keeps_its_words_leaves_the_neighbours_alone(tmp_path: Path,

@@ -102,7 +102,7 @@ def test_related_lists_of_a_model_read_back_make_no_paper(tmp_path: Path) -> Non
     root = copy_site(tmp_path / "site")
     engine = SiteEngine(root, tmp_path / "out")
     engine.build(jobs=1)
-    built, near = engine.engine.get("site"), engine.engine.get("neighbours")
+    built, near = engine.engine.get("site"), engine.engine.get("neighbours").likeness.near
     data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
     back = codecs.decode(("site", None), msgspec.msgpack.decode(data), lambda key: engine.engine.get(*key))
     assert related.lists(back.site, near) == related.lists(built.site, near)
