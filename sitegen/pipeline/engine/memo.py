@@ -23,7 +23,7 @@ import xxhash
 
 Key = tuple[str, Hashable]  # (step name, argument)
 Encode = Callable[[Key, Any], Any]  # a value as msgpack can hold it, or ABSENT not to save it
-Decode = Callable[[Key, Any, Callable[[Key], Any]], Any]  # the third: another key's value, from the memo
+Decode = Callable[[Key, bytes, Callable[[Key], Any]], Any]  # msgpack bytes; the third: another key's value
 
 _key_bytes = msgspec.msgpack.Encoder().encode
 _MASK = (1 << 63) - 1  # ids and fingerprints fit SQLite's signed 64-bit integers
@@ -133,7 +133,7 @@ class Memo:
         `value_of` gives the value of another key it is made with (default: as the memo holds it)."""
         if self._decode is None:
             raise NotImplementedError("this memo decodes no values")
-        return self._decode(key, msgspec.msgpack.decode(unpacked(saved)), value_of or self.value_of)
+        return self._decode(key, unpacked(saved), value_of or self.value_of)
 
     def value_of(self, key: Key) -> Any:
         """The value the memo holds for `key`, decoded if need be (ABSENT if none)."""

@@ -91,10 +91,18 @@ def encode(key: Key, value: Any) -> Any:
     return value
 
 
-def decode(key: Key, saved: Any, value_of: Callable[[Key], Any]) -> Any:
-    """A saved value back as its step made it (`value_of` gives another key's value from the memo)."""
+_DECODERS: dict[str, msgspec.msgpack.Decoder[Any]] = {}
+
+
+def decode(key: Key, data: bytes, value_of: Callable[[Key], Any]) -> Any:
+    """A saved value (its msgpack bytes) back as its step made it (`value_of` gives another key's value from the
+    memo). Decoded straight to the step's type: three times as quick as to plain lists, then converted (10,000
+    texts' words: 0.09 against 0.3 s)."""
     step = key[0]
-    value = msgspec.convert(saved, TYPES[step], strict=False)
+    decoder = _DECODERS.get(step)
+    if decoder is None:
+        decoder = _DECODERS[step] = msgspec.msgpack.Decoder(TYPES[step], strict=False)
+    value = decoder.decode(data)
     if step == "profile":
         found, problems = value
         return Loaded(restored(found) if isinstance(found, Entry) else found, problems)

@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from sitegen.content.cache import CACHE_DIR
@@ -141,7 +142,7 @@ def test_a_damaged_part_is_never_trusted(tmp_path: Path) -> None:
 @pytest.mark.parametrize("damage", ["not a database", "no such row"])
 def test_a_part_that_cannot_give_a_record_it_was_said_to_hold_is_a_damaged_memo(tmp_path: Path, damage: str) -> None:
     folder = tmp_path / "engine"
-    memo = DiskMemo(folder, "stamp", lambda k, v: v, lambda k, v, _: v)
+    memo = DiskMemo(folder, "stamp", lambda k, v: v, lambda k, v, _: msgspec.msgpack.decode(v))
     part = folder / f"{PREFIX}{os.getpid()}.1"
     if damage == "not a database":
         folder.mkdir()
@@ -178,6 +179,6 @@ def test_parts_of_builds_no_longer_running_are_removed_and_others_kept(tmp_path:
     live = folder / f"{PREFIX}{os.getppid()}.2"
     dead.write_bytes(b"rows")
     live.write_bytes(b"rows")
-    DiskMemo(folder, "stamp", lambda k, v: v, lambda k, v, _: v).close()
+    DiskMemo(folder, "stamp", lambda k, v: v, lambda k, v, _: msgspec.msgpack.decode(v)).close()
     assert not dead.exists()
     assert live.exists()

@@ -7,6 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from sitegen.pipeline.engine.graph import Engine
@@ -16,12 +17,18 @@ from sitegen.pipeline.engine.store import FILE, DiskMemo, MemoDamaged
 from .test_graph import World
 
 
-def same(key: Any, value: Any, *_: Any) -> Any:
+def same(key: Any, value: Any) -> Any:
+    """Saved as it is (msgpack holds the test steps' values)."""
     return value
 
 
+def unsaved(key: Any, data: bytes, *_: Any) -> Any:
+    """Back from its msgpack bytes."""
+    return msgspec.msgpack.decode(data)
+
+
 def _built(folder: Path, world: World) -> Engine:
-    engine = Engine(world.steps(), DiskMemo(folder, "stamp-1", same, same))
+    engine = Engine(world.steps(), DiskMemo(folder, "stamp-1", same, unsaved))
     for names in (("a", "b"), ("b", "c"), ("c", "a")):
         engine.get("page", names)
         engine.get("total", names)
@@ -34,7 +41,7 @@ def _built(folder: Path, world: World) -> Engine:
 def test_a_saved_memo_is_read_a_row_at_a_time_and_updates_like_the_one_in_memory(tmp_path: Path) -> None:
     world = World({"a": 1, "b": 2, "c": 3})
     _built(tmp_path, world)
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     assert memo.valid and not memo.records and len(memo.fingerprints) == 3 + 3 + 3 + 3  # cells, parities, ...
     engine = Engine(world.steps(), memo)
     world.runs.clear()
@@ -46,14 +53,14 @@ def test_a_saved_memo_is_read_a_row_at_a_time_and_updates_like_the_one_in_memory
     assert engine.get("total", ("b", "c")) == 7
     memo.write()
     memo.close()
-    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, unsaved))
     assert again.get("total", ("a", "b")) == 5 and again.get("page", ("a", "b")) == "1|0"
 
 
 def test_only_the_rows_that_changed_are_written(tmp_path: Path) -> None:
     world = World({"a": 1, "b": 2, "c": 3})
     _built(tmp_path, world)
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     engine = Engine(world.steps(), memo)
     world.cells["a"] = 3  # parity unchanged; the totals that read it change
     update = engine.update([("cell", "a")])
@@ -71,8 +78,8 @@ def test_only_the_rows_that_changed_are_written(tmp_path: Path) -> None:
 
 def test_a_memo_under_another_stamp_reads_as_empty(tmp_path: Path) -> None:
     _built(tmp_path, World({"a": 1, "b": 2, "c": 3}))
-    assert not DiskMemo(tmp_path, "stamp-2", same, same).valid
-    assert DiskMemo(tmp_path, "stamp-1", same, same).valid
+    assert not DiskMemo(tmp_path, "stamp-2", same, unsaved).valid
+    assert DiskMemo(tmp_path, "stamp-1", same, unsaved).valid
 
 
 @pytest.mark.parametrize("column", ["value", "reads", "fingerprint", "argument"])
@@ -82,7 +89,7 @@ def test_a_row_changed_behind_its_checksum_is_never_trusted(tmp_path: Path, colu
     with sqlite3.connect(tmp_path / FILE) as db:
         forged = {"value": b"\x0c", "reads": b"\x00" * 16, "fingerprint": 7, "argument": b"\x92\xa1c\xa1b"}[column]
         db.execute(f"UPDATE memo SET {column} = ? WHERE id = ?", (forged, key_id(key)))
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     with pytest.raises(MemoDamaged):
         memo.get(key)
         memo.keys_of([key_id(key)])
@@ -100,21 +107,22 @@ def test_a_damaged_file_reads_as_empty_and_is_made_anew(tmp_path: Path, damage: 
         (path / "inside").write_text("x")
     else:
         path.write_bytes({"garbage": b"not a database" * 100, "empty": b"", "truncated": data[:100]}[damage])
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     assert not memo.valid and memo.get(("total", ("a", "b"))) is None
     engine = Engine(world.steps(), memo)
     assert engine.get("total", ("a", "b")) == 3
     memo.write()
-    assert DiskMemo(tmp_path, "stamp-1", same, same).valid
+    assert DiskMemo(tmp_path, "stamp-1", same, unsaved).valid
 
 
 def test_values_cross_only_through_the_codec(tmp_path: Path) -> None:
     world = World({"a": 1, "b": 2, "c": 3})
-    engine = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", lambda k, v: ABSENT if k[0] == "total" else v, same))
+    memo = DiskMemo(tmp_path, "stamp-1", lambda k, v: ABSENT if k[0] == "total" else v, unsaved)
+    engine = Engine(world.steps(), memo)
     engine.get("total", ("a", "b"))
     assert isinstance(engine.memo, DiskMemo)
     engine.memo.write()
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     record = memo.get(("total", ("a", "b")))
     assert record is not None and record.value is ABSENT and record.saved is None  # not saved: runs again when read
     world.runs.clear()
@@ -134,7 +142,7 @@ def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when
         tmp_path: Path) -> None:
     cells = {name: i for i, name in enumerate("abcdefghijklmnopqrstuvwxyz")}
     world = World(cells)
-    engine = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    engine = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, unsaved))
     pairs = [(a, b) for a in cells for b in cells if a < b]
     for names in pairs:
         engine.get("total", names)
@@ -143,7 +151,7 @@ def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when
     engine.memo.close()
     whole = _meta(tmp_path, "fingerprints")
 
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     engine = Engine(world.steps(), memo)
     world.cells["a"] = 100  # its cell and the 25 totals that read it: fewer than an eighth of the 376 records
     engine.update([("cell", "a")])
@@ -151,12 +159,12 @@ def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when
     memo.close()
     assert _meta(tmp_path, "fingerprints") == whole  # not written again
     assert len(_meta(tmp_path, "fingerprint-changes")) == 16 * 26
-    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, unsaved))
     world.runs.clear()
     assert again.get("total", ("a", "b")) == 101 and again.get("total", ("b", "c")) == 3
     assert world.runs == []  # verified against the fingerprints the changes hold
 
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     engine = Engine(world.steps(), memo)
     for name in "bcdefg":  # with those before, more than an eighth: the table saved whole, the changes emptied
         world.cells[name] += 100
@@ -165,7 +173,7 @@ def test_an_update_saves_the_fingerprints_it_moved_and_the_table_whole_only_when
     memo.close()
     assert _meta(tmp_path, "fingerprints") != whole and _meta(tmp_path, "fingerprint-changes") == b""
     world.runs.clear()
-    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, same))
+    again = Engine(world.steps(), DiskMemo(tmp_path, "stamp-1", same, unsaved))
     assert again.get("total", ("b", "g")) == 1 + 6 + 200 and world.runs == []
 
 
@@ -178,13 +186,13 @@ def test_a_large_value_read_once_is_read_but_not_kept_decoded(tmp_path: Path) ->
         return len(ctx.get("big", n, keep=False))
 
     steps = [Step("big", 1, lambda ctx, n: "x" * n, str), Step("total", 2, total, str)]
-    engine = Engine(steps, DiskMemo(tmp_path, "stamp-1", same, same))
+    engine = Engine(steps, DiskMemo(tmp_path, "stamp-1", same, unsaved))
     assert engine.get("total", 5) == 5
     assert isinstance(engine.memo, DiskMemo)
     assert engine.memo.records[("big", 5)].value == "x" * 5  # made here: kept, as every made value is
     engine.memo.write()
     engine.memo.close()
-    memo = DiskMemo(tmp_path, "stamp-1", same, same)
+    memo = DiskMemo(tmp_path, "stamp-1", same, unsaved)
     again = Engine(steps, memo)
     again.forget([("total", 5)])
     assert again.get("total", 5) == 5

@@ -50,7 +50,7 @@ def test_a_model_read_back_is_the_model_that_was_built(tmp_path: Path) -> None:
     engine.build(jobs=1)
     built = engine.engine.get("site")
     data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
-    back = codecs.decode(("site", None), msgspec.msgpack.decode(data), lambda key: engine.engine.get(*key))
+    back = codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
     site, again = built.site, back.site
     assert isinstance(again.papers, SavedPapers) and not isinstance(site.papers, SavedPapers)
     assert list(again.papers) == list(site.papers) == list(site.order)
@@ -104,7 +104,7 @@ def test_related_lists_of_a_model_read_back_make_no_paper(tmp_path: Path) -> Non
     engine.build(jobs=1)
     built, near = engine.engine.get("site"), engine.engine.get("neighbours").likeness.near
     data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
-    back = codecs.decode(("site", None), msgspec.msgpack.decode(data), lambda key: engine.engine.get(*key))
+    back = codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
     assert related.lists(back.site, near) == related.lists(built.site, near)
     papers = back.site.papers
     assert isinstance(papers, SavedPapers) and not [slug for slug in papers if papers.made(slug) is not None]
