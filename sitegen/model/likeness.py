@@ -34,6 +34,8 @@ class Likeness:
     words: dict[str, Counts]  # each text's words counted, by key, sorted
     frequency: dict[str, int]  # in how many texts each word is
     index: Index | None = field(default=None, compare=False, repr=False)  # not saved: made again when needed
+    # the keys whose nearest differ from those of the result this was updated from (None: worked out whole)
+    changed: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
 
 def whole(words: Mapping[str, Counts], k: int = NEAREST, budget: int = PAIR_BUDGET) -> Likeness:
@@ -79,17 +81,25 @@ def updated(previous: Likeness, changed: Mapping[str, Counts], k: int = NEAREST,
         # a word come into the vocabulary that texts not edited use: only reading every text finds them
         moved.update(i for i, used in enumerate(words.values()) if any(word in reweighed for word, _ in used))
         if len(moved) * 4 > papers:  # most rows move: summing them all in one pass is quicker
-            return _whole(words, k, budget)
+            return _anew(previous, words, k, budget)
         rank = _rank(idf)
         index = _index(idf, [vector_of(used, idf, rank) for used in words.values()])
     else:
         for word in reweighed & index.users.keys():
             moved.update(index.users[word])
         if len(moved) * 4 > papers:
-            return _whole(words, k, budget)
+            return _anew(previous, words, k, budget)
         index = _patched(index, idf, moved, [words[keys[i]] for i in sorted(moved)], sorted(moved))
-    near = _merged(previous.near, keys, place, moved, index, k)
-    return Likeness(near, words, frequency, index)
+    near, changed_near = _merged(previous.near, keys, place, moved, index, k)
+    return Likeness(near, words, frequency, index, changed_near)
+
+
+def _anew(previous: Likeness, words: dict[str, Counts], k: int, budget: int) -> Likeness:
+    """`whole`, when most rows move, yet saying whose nearest changed (a list reads only its own paper's)."""
+    found = _whole(words, k, budget)
+    last = previous.near
+    found.changed = frozenset(key for key in words if found.near.get(key) != last.get(key))
+    return found
 
 
 def _users_known(index: Index, reweighed: set[str], changed: Mapping[str, Counts],
@@ -155,9 +165,10 @@ def _row(paper: int, index: Index) -> dict[int, float]:
 
 
 def _merged(last: Mapping[str, Neighbours], keys: list[str], place: Mapping[str, int], moved: set[int],
-            index: Index, k: int) -> dict[str, Neighbours]:
+            index: Index, k: int) -> tuple[dict[str, Neighbours], frozenset[str]]:
     """The nearest after the `moved` texts' vectors changed: their rows and those of texts that had one of them
-    among their nearest summed again; their new cosines merged into the nearest of every other text they reach."""
+    among their nearest summed again; their new cosines merged into the nearest of every other text they reach.
+    With them, the keys whose nearest are not as they were."""
     moved_keys = {keys[i] for i in moved}
     near = dict(last)
     again = {place[key] for key, found in near.items() if any(other in moved_keys for other, _ in found)}
@@ -176,4 +187,6 @@ def _merged(last: Mapping[str, Neighbours], keys: list[str], place: Mapping[str,
     for j, offers in offered.items():
         kept = [(-score, place[other]) for other, score in near.get(keys[j], ())]
         near[keys[j]] = tuple((keys[o], -score) for score, o in heapq.nsmallest(k, kept + offers))
-    return {key: near[key] for key in keys if key in near}  # in key order, as `whole` gives them
+    touched = {keys[i] for i in rows} | {keys[j] for j in offered}
+    changed = frozenset(key for key in touched if near.get(key) != last.get(key))
+    return {key: near[key] for key in keys if key in near}, changed  # in key order, as `whole` gives them

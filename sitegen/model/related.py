@@ -63,16 +63,17 @@ def lists(site: Site, near: Mapping[str, similar.Neighbours], limit: int = LIMIT
 
 
 def relisted(site: Site, near: Mapping[str, similar.Neighbours], previous: Mapping[str, tuple[Related, ...]],
-             edited: Iterable[str], limit: int = LIMIT) -> dict[str, tuple[Related, ...]]:
-    """`lists` after the papers `edited` changed their authors, tags or place, the texts as they were:
-    only the lists those papers can be on are worked out again (a tag or status edit reaches a few hundred).
+             edited: Iterable[str], limit: int = LIMIT, alike: Iterable[str] = ()) -> dict[str, tuple[Related, ...]]:
+    """`lists` after the papers `edited` changed their authors, tags or place, and those `alike` their most alike
+    texts: only the lists those papers can be on are worked out again (a tag or status edit reaches a few hundred).
 
     A paper's list can change only if an edited paper was on it, or scores anything with it
     now (shares an author or a tag, or is among its most alike texts); between the others the
-    order of the site is as it was.
+    order of the site is as it was. Of the others' texts a list reads only its own paper's
+    most alike: a paper `alike` moves its own list alone.
     """
     edited = set(edited)
-    reached = set(edited)
+    reached = set(edited) | set(alike)
     for slug in edited:
         if slug in site.papers:
             written, unlisted, tagged = links(site.papers, slug)

@@ -34,6 +34,7 @@ from ..engine.memo import Key
 from .sources import Loaded, digest
 
 Text = tuple[str, similar.Counts] | None  # a paper's slug, and its text's words counted
+SITE, NEIGHBOURS = ("site", None), ("neighbours", None)
 
 
 @dataclass
@@ -84,10 +85,15 @@ class Related:
         return Neighbourhood(likeness.whole(words), sources)
 
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
-        """Every paper's list; after a patch of the model alone, only those the edited papers can reach."""
-        built, near, previous = ctx.get("site"), ctx.get("neighbours").likeness.near, ctx.previous
-        if isinstance(previous, dict) and built.edited is not None and ctx.moved == {("site", None)}:
-            return related.relisted(built.site, near, previous, built.edited)
+        """Every paper's list; after a patch of the model, or texts worked into the neighbours, only those the
+        edited papers and the papers whose most alike texts moved can reach."""
+        built, found, previous = ctx.get("site"), ctx.get("neighbours"), ctx.previous
+        near, moved = found.likeness.near, ctx.moved
+        if isinstance(previous, dict) and moved and moved <= {SITE, NEIGHBOURS}:
+            edited = built.edited if SITE in moved else frozenset()
+            alike = found.likeness.changed if NEIGHBOURS in moved else frozenset()
+            if edited is not None and alike is not None:
+                return related.relisted(built.site, near, previous, edited, alike=alike)
         return related.lists(built.site, near)
 
 

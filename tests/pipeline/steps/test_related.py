@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from sitegen.model import likeness
+from sitegen.model import likeness, related
 from sitegen.pipeline.build import build
 from sitegen.pipeline.persisted import run_build
 from sitegen.pipeline.site_engine import SiteEngine
@@ -153,3 +153,35 @@ def test_builds_in_processes_hashing_strings_differently_write_the_same_lists(tm
         pages.append({name: data for name, data in tree_bytes(out).items() if name.startswith("papers/")})
     assert pages[0] == pages[1]
     assert sum(b'class="why"' in data for data in pages[0].values()) > 100
+
+
+@pytest.mark.parametrize("process", ["same", "new"])
+def test_an_abstract_edit_works_out_again_only_the_lists_its_neighbours_reach(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, process: str) -> None:
+    """Texts worked into the neighbours say whose nearest moved: a list reads its own paper's alone, so only those
+    lists (and those the edited paper's authors and tags reach) are worked out again, not every list. (An edit
+    that reweighs words moves every cosine a little, and may move every paper's nearest in a list this small.)"""
+    root = copy_site(tmp_path / "site")
+    engine = SiteEngine(root, tmp_path / "out")
+    if process == "same":
+        engine.build()
+    else:
+        run_build(root, tmp_path / "out", None, False, 1)
+    worked: list[int | None] = []
+    real = related.lists
+
+    def lists(site: Any, near: Any, limit: int = related.LIMIT, only: Any = None) -> Any:
+        worked.append(None if only is None else len(only))
+        return real(site, near, limit, only)
+
+    monkeypatch.setattr(related, "lists", lists)
+    edited = _papers(root)[3]  # its words said twice: its vector moves, no word's frequency does
+    replace_field(edited, "abstract", repr(_abstract(edited) + " " + _abstract(edited)))
+    if process == "same":
+        engine.update([edited])
+    else:
+        time.sleep(0.01)
+        run_build(root, tmp_path / "out", None, False, 1)
+    papers = len(_papers(root))
+    assert len(worked) == 1 and worked[0] is not None and 0 < worked[0] < papers / 2, worked
+    assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
