@@ -8,6 +8,9 @@ and nothing depends on one being hard to forge (the output is the site's own).
 
 from __future__ import annotations
 
+from typing import Any
+
+import msgspec
 import xxhash
 
 SIZE = 16  # bytes of a digest
@@ -23,3 +26,12 @@ def of(data: bytes | bytearray | memoryview) -> str:
 def raw(data: bytes | bytearray | memoryview) -> bytes:
     """The digest of these bytes, as SIZE bytes."""
     return xxhash.xxh3_128_digest(data)
+
+
+def digest(value: Any) -> str:
+    """A fingerprint of plain data (dataclasses, tuples, strings, dates), by its msgpack encoding."""
+    try:
+        data = msgspec.msgpack.encode(value)
+    except TypeError:  # something msgpack has no shape for: its repr, which frozen dataclasses make complete
+        data = repr(value).encode()
+    return str(Hasher(data).hexdigest())

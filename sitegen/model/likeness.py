@@ -79,7 +79,8 @@ def updated(previous: Likeness, changed: Mapping[str, Counts], k: int = NEAREST,
     moved = {place[key] for key in changed}
     if index is None or not _users_known(index, reweighed, changed, frequency):
         # a word come into the vocabulary that texts not edited use: only reading every text finds them
-        moved.update(i for i, used in enumerate(words.values()) if any(word in reweighed for word, _ in used))
+        if reweighed:
+            moved.update(i for i, used in enumerate(words.values()) if any(word in reweighed for word, _ in used))
         if len(moved) * 4 > papers:  # most rows move: summing them all in one pass is quicker
             return _anew(previous, words, k, budget)
         rank = _rank(idf)

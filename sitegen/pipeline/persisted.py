@@ -23,15 +23,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from ..common.code_digest import code_digest
+from ..common.digest import digest
 from ..common.fsutil import read_regular
 from ..content import config as site_config
 from ..content.cache import CACHE_DIR
+from ..content.folders import FOLDERS
 from ..render.theme import theme_dirs
 from .engine.memo import Key
 from .engine.store import DiskMemo, MemoDamaged
 from .output_check import SEARCH_BUNDLE, Expected, folder_mtimes, folders_of
-from .steps import codecs
-from .steps.sources import FOLDERS, digest
 
 if TYPE_CHECKING:
     from .engine_change import EngineChange
@@ -94,7 +94,9 @@ def stamp(base_url: str | None, drafts: bool, asset_versions: bool = True, searc
 
 def open_memo(root: Path, base_url: str | None, drafts: bool, search: bool = False) -> tuple[DiskMemo, Table | None]:
     """The memo and table the last build saved for these settings (an empty, invalid memo if none)."""
-    memo = DiskMemo(root / CACHE_DIR / ENGINE, stamp(base_url, drafts, search=search), codecs.encode, codecs.decode)
+    # how its values are saved is told by the engine made over it (`SiteEngine`): a rebuild with nothing to do
+    # reads no value, and does not import the steps' codecs and all they import (a sixth of such a rebuild)
+    memo = DiskMemo(root / CACHE_DIR / ENGINE, stamp(base_url, drafts, search=search), None, None)
     return memo, Table.load(memo) if memo.valid else None
 
 

@@ -59,6 +59,15 @@ class ReverseEdges:
             self._thread = None
 
 
+def _coded(memo: Memo | None) -> Memo:
+    """The memo to run over, told how values are saved (a memo on disk is opened without: persisted.open_memo)."""
+    if memo is None:
+        return Memo(codecs.encode, codecs.decode)
+    if memo.encode is None:
+        memo.use_codec(codecs.encode, codecs.decode)
+    return memo
+
+
 class SiteEngine:
     """A site's memo and the output folder it keeps up to date."""
 
@@ -82,7 +91,7 @@ class SiteEngine:
         sources = Sources(self.root, base_url, drafts, self.cache, watch_templates, asset_versions,
                           keep_compiled=not throwaway)
         self.outputs = Outputs(self.root)
-        memo = memo if memo is not None else Memo(codecs.encode, codecs.decode)
+        memo = _coded(memo)
         structure = Structure(self.root, drafts, self.cache)
         self.engine = Engine(sources.steps() + structure.steps() + self.outputs.steps(), memo)
         # Asked before anything is renamed into the output: raises when the output is not as the

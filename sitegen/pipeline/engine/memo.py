@@ -144,6 +144,10 @@ class Memo:
             record.value = self.decode(key, record.saved)
         return record.value
 
+    def use_codec(self, encode: Encode, decode: Decode) -> None:
+        """Say how values are saved, for a memo opened without (one that reads no value need not import it)."""
+        self.encode, self._decode = encode, decode
+
     # -- changes --------------------------------------------------------------------
     def put(self, key: Key, record: Record) -> None:
         old = self.records.get(key)

@@ -24,7 +24,7 @@ __all__ = ["FILE", "DiskMemo", "MemoDamaged"]
 class DiskMemo(StoredMemo):
     """A memo on disk (stored.py) that saves what changed in it: only the rows that differ, in one transaction."""
 
-    def __init__(self, folder: Path, stamp: str, encode: Encode, decode: Decode):
+    def __init__(self, folder: Path, stamp: str, encode: Encode | None, decode: Decode | None):
         self._put: set[Key] = set()  # records put here (written if their row differs from the saved one)
         self._dropped: set[int] = set()
         self._dirty_readers: set[int] = set()

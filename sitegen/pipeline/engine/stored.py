@@ -27,7 +27,7 @@ from .rows import FILE, MemoDamaged
 class StoredMemo(Memo):
     """A memo whose records, values and reverse edges come from a SQLite file as they are asked for."""
 
-    def __init__(self, folder: Path, stamp: str, encode: Encode, decode: Decode):
+    def __init__(self, folder: Path, stamp: str, encode: Encode | None, decode: Decode | None):
         super().__init__(encode, decode)
         self.folder, self.path = folder, folder / FILE
         self.stamp = f"{stamp}:{sys.byteorder}"  # reads and ids are stored as native integer arrays

@@ -13,22 +13,20 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import msgspec
 from jinja2 import meta
 
-from ...common.digest import Hasher
+from ...common.digest import Hasher, digest
 from ...common.errors import BuildFailed, Diagnostic, Report, SitegenError
 from ...common.fsutil import read_regular
 from ...content import config as site_config
 from ...content.files import content_files
+from ...content.folders import FOLDERS
 from ...content.loader import Entry, ParseCache, check_folders, load_entry, load_profile, slug_of
 from ...model.cite_keys import cite_base
 from ...render.render import asset_hashes, make_environment
 from ...render.theme import static_files, theme_dirs
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
-
-FOLDERS = {"content/papers": ".md", "content/authors": ".yaml"}
 
 
 @dataclass(frozen=True)
@@ -37,15 +35,6 @@ class Loaded:
 
     value: Any
     problems: tuple[Diagnostic, ...]
-
-
-def digest(value: Any) -> str:
-    """A fingerprint of plain data (dataclasses, tuples, strings, dates), by its msgpack encoding."""
-    try:
-        data = msgspec.msgpack.encode(value)
-    except TypeError:  # something msgpack has no shape for: its repr, which frozen dataclasses make complete
-        data = repr(value).encode()
-    return str(Hasher(data).hexdigest())
 
 
 class Sources:

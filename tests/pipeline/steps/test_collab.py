@@ -10,6 +10,7 @@ from sitegen.model.collab import Collaboration
 from sitegen.pipeline.build import build
 from sitegen.pipeline.persisted import open_memo
 from sitegen.pipeline.site_engine import SiteEngine
+from sitegen.pipeline.steps import codecs
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "site"
 KEY = ("collaboration", None)
@@ -54,6 +55,7 @@ def test_the_graph_is_saved_with_the_memo(tmp_path: Path) -> None:
     shutil.copytree(GOLDEN, root)
     build(root, tmp_path / "public", search=False)
     memo, table = open_memo(root, None, False)
+    memo.use_codec(codecs.encode, codecs.decode)  # as the engine made over it would
     record = memo.get(KEY)
     assert table is not None and record is not None and record.saved is not None
     saved = memo.decode(KEY, record.saved)
