@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import escape
@@ -30,13 +31,13 @@ def entry_id(paper: Paper) -> str:
     return f"urn:uuid:{uuid.uuid5(NAMESPACE, paper.slug)}"
 
 
-_EPOCH = dt.date(1970, 1, 1)
+EPOCH = dt.date(1970, 1, 1)
 
 
-def _updated(paper: Paper) -> dt.date:
+def newest_date(paper: Paper) -> dt.date:
     """The newest of its dates (called for every paper of every feed: no generator)."""
     e = paper.entry
-    return max(e.date or _EPOCH, e.added or _EPOCH, _EPOCH)  # the epoch when it has neither date
+    return max(e.date or EPOCH, e.added or EPOCH, EPOCH)  # the epoch when it has neither date
 
 
 def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str, Any]:
@@ -53,7 +54,7 @@ def entry_context(paper: Paper, config: SiteConfig, full_text: bool) -> dict[str
         "item": {"paper": paper, "id": entry_id(paper), "url": config.absolute(paper.route),
                  "title": plain_text(e.title), "summary": summary,
                  "content": notes_content(summary, e.notes_html) if full_text and e.notes_html else "",
-                 "updated": f"{_updated(paper).isoformat()}T00:00:00Z",
+                 "updated": f"{newest_date(paper).isoformat()}T00:00:00Z",
                  # a day nobody gave is not invented: a month or a year alone is no `published`
                  "published": f"{e.date.isoformat()}T00:00:00Z" if e.date and e.date_precision == DAY else None},
         "full_text": full_text,
@@ -66,8 +67,10 @@ def notes_content(abstract: str, notes_html: str) -> str:
     return f"{lead}<h2>Notes</h2>\n{notes_html}"
 
 
-def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
-    """Title, links and the newest papers for one feed (their entries are rendered by the caller)."""
+def feed_context(site: Site, spec: PageSpec, newest: Callable[[str], dt.date]) -> dict[str, Any]:
+    """Title, links and the slugs of the newest papers for one feed (their entries are rendered by the caller);
+    `newest` gives a paper's `newest_date` by slug (the engine keeps it apart from the paper, whose entry and
+    notes a feed need not read: its entries are rendered once each)."""
     cfg = site.config
     if spec.kind == "author-feed":
         author = site.author_index[spec.key]
@@ -82,8 +85,8 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
     else:  # the home page's: what a subscriber sees first is what its readers see first
         slugs, title, alt = site.home, cfg.title, ""
     full = spec.kind in FULL_TEXT
-    papers = [site.papers[s] for s in slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE]]
-    updated = max(map(_updated, papers), default=_EPOCH)
+    shown = list(slugs[: FEED_SIZE if full else TOPIC_FEED_SIZE])
+    updated = max(map(newest, shown), default=EPOCH)
     return {
         "feed": {
             "title": title, "id": f"urn:uuid:{uuid.uuid5(NAMESPACE, spec.output)}",
@@ -92,7 +95,7 @@ def feed_context(site: Site, spec: PageSpec) -> dict[str, Any]:
             "subtitle": cfg.description, "author": cfg.curator or cfg.title,
             "full_text": full,
         },
-        "papers": papers,
+        "slugs": shown,
     }
 
 

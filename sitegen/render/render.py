@@ -7,6 +7,7 @@ A paper's list item is rendered once per link depth and reused on every listing.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 from collections.abc import Callable
 from functools import lru_cache
@@ -218,9 +219,9 @@ class Renderer:
             "section": pages.SECTIONS.get(spec.kind),
         }
         if spec.kind.endswith("feed"):
-            feed = feeds.feed_context(self.site, spec)
+            feed = feeds.feed_context(self.site, spec, self.newest_date)
             full = feed["feed"]["full_text"]
-            return common | {"feed": feed["feed"], "entries": [self.feed_entry(p, full) for p in feed.pop("papers")]}
+            return common | {"feed": feed["feed"], "entries": [self.feed_entry(s, full) for s in feed.pop("slugs")]}
         return common | pages.page_context(self, spec, root)
 
     def item(self, slug: str, root: str, level: int = 3) -> Markup:
@@ -231,14 +232,19 @@ class Renderer:
             self._items[key] = Markup(html)
         return self._items[key]
 
-    def feed_entry(self, paper: Paper, full_text: bool) -> Markup:
+    def feed_entry(self, slug: str, full_text: bool) -> Markup:
         """A paper's Atom entry (absolute links only), rendered once and reused on every feed."""
-        key = (paper.slug, "feed", int(full_text))
+        key = (slug, "feed", int(full_text))
         if key not in self._items:
+            paper = self.site.papers[slug]
             html = self._template("partials/feed-entry.xml").render(feeds.entry_context(paper, self.site.config,
                                                                                        full_text))
             self._items[key] = Markup(html)
         return self._items[key]
+
+    def newest_date(self, slug: str) -> dt.date:
+        """The newest of a paper's dates, which its feeds' `updated` is the newest of."""
+        return feeds.newest_date(self.site.papers[slug])
 
     def items(self, slugs: tuple[str, ...] | list[str], root: str, level: int = 3) -> Items:
         return Items([self.item(s, root, level) for s in slugs])

@@ -53,7 +53,7 @@ TYPES: dict[str, Any] = {
     "year_counts": tuple[tuple[str, str, int, int, tuple[int, ...], tuple[tuple[int, str, int], ...]], ...],
     "slugs": tuple[str, ...], "pages": int, "redirects": tuple[tuple[str, str], ...],
     "tags": tuple[Tag, ...], "categories": tuple[Tag, ...], "years": tuple[Year, ...],
-    "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "lastmod": str,
+    "plan": tuple[tuple[str, str, str, str], ...], "item": str, "feed_entry": str, "newest_date": str, "lastmod": str,
     "piece_run": str, "run_starts": tuple[str, ...], "run_papers": tuple[str, ...],
     "search_record": str, "search_slugs": tuple[str, ...], "search_shard": str,
     "site": saved_model.Saved,  # the model but for its papers' entries (saved_model.py)

@@ -10,6 +10,7 @@ read part by part (views.py), and whole-list files are joined from runs of piece
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from ...common.errors import SitegenError
 from ...model import routes
 from ...model.routes import PageSpec
 from ...model.site import Paper
-from ...render import template_errors
+from ...render import feeds, template_errors
 from ...render.outputs import citations, data, sitemap
 from ...render.render import TEMPLATE_FAULTS, Renderer
 from ..engine.graph import Context, Step
@@ -183,8 +184,11 @@ class EngineRenderer(_Bound, Renderer):
     def item(self, slug: str, root: str, level: int = 3) -> Markup:
         return Markup(self._ctx.get("item", (slug, root, level)))
 
-    def feed_entry(self, paper: Paper, full_text: bool) -> Markup:
-        return Markup(self._ctx.get("feed_entry", (paper.slug, full_text)))
+    def feed_entry(self, slug: str, full_text: bool) -> Markup:
+        return Markup(self._ctx.get("feed_entry", (slug, full_text)))
+
+    def newest_date(self, slug: str) -> dt.date:
+        return dt.date.fromisoformat(self._ctx.get("newest_date", slug))
 
     def _joined(self, store: str, piece: Callable[[Paper, Any], str], prefix: bytes, separator: bytes,
                 suffix: bytes, empty: bytes) -> bytearray:
@@ -216,6 +220,9 @@ class Outputs:
         return [
             Step("item", 5, self.item, str),
             Step("feed_entry", 5, self.feed_entry, str),
+            # what a feed reads of each paper it shows besides its entry: a notes edit leaves it, and a feed
+            # shown again reads 20 of these, not 20 papers with their entries
+            Step("newest_date", 5, self.newest_date, str),
             Step("piece", 5, self.piece, str),  # not saved (codecs.py): runs keep them joined on disk (runs.py)
             Step("lastmod", 5, self.piece, str),
             *runs.steps(),
@@ -241,7 +248,11 @@ class Outputs:
         ctx.get("template", "partials/feed-entry.xml")
         with self._renderer(ctx) as renderer, _template_faults(renderer, "partials/feed-entry.xml", key[0]):
             renderer._items.clear()
-            return str(Renderer.feed_entry(renderer, paper, key[1]))
+            return str(Renderer.feed_entry(renderer, key[0], key[1]))
+
+    def newest_date(self, ctx: Context, slug: str) -> str:
+        paper = ctx.get("paper", slug)
+        return (feeds.EPOCH if paper is None else feeds.newest_date(paper)).isoformat()
 
     def piece(self, ctx: Context, key: tuple[str, str]) -> str:
         store, slug = key
