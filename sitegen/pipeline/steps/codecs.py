@@ -20,15 +20,15 @@ from ...common.errors import Diagnostic
 from ...content.cache import restored, storable
 from ...content.config import SiteConfig
 from ...content.loader import AuthorProfile, Entry
+from ...model import likeness
 from ...model.citations import Citations
 from ...model.collab import Collaboration
-from ...model.likeness import Likeness
 from ...model.mentions import Mentions
 from ...model.model import Ref
 from ...model.people import Byline
 from ...model.related import Related
 from ...model.signals import Rising
-from ...model.similar import Counts, Neighbours
+from ...model.similar import Neighbours
 from ...model.site import Author, Paper, Tag
 from ...model.timeline import Year
 from ..engine.memo import ABSENT, Key
@@ -60,8 +60,9 @@ TYPES: dict[str, Any] = {
     "collaboration": Collaboration,  # saved, so the network page needs no model after a template edit
     "citation_graph": Collaboration,
     # the texts' neighbours, costly to make again, and every paper's related list, made from the model
-    # (saved as the nearest, each text's words, the words' frequencies, and which file gave each text)
-    "neighbours": tuple[dict[str, Neighbours], dict[str, Counts], dict[str, int], dict[str, str]],
+    # (saved as the nearest, each text's words, the words' frequencies, the texts' vectors, which file gave each)
+    "neighbours": tuple[dict[str, Neighbours], dict[str, str], dict[str, int],
+                        list[tuple[tuple[str, float], ...]] | None, dict[str, str]],
     "related_lists": dict[str, tuple[Related, ...]],
     "text": tuple[str, tuple[tuple[str, int], ...]] | None,  # what the neighbours are made from: 10,000 read
     # after a title edit
@@ -86,8 +87,7 @@ def encode(key: Key, value: Any) -> Any:
     if step == "author":  # its fields; the co-author network is the model's (see author_links)
         return None if value is None else (value.name, value.slug, value.papers, value.profile)
     if step == "neighbours":  # without its index, which a new process makes again if it needs one
-        found = value.likeness
-        return (found.near, found.words, found.frequency, value.sources)
+        return (*likeness.saved(value.likeness), value.sources)
     return value
 
 
@@ -118,6 +118,6 @@ def decode(key: Key, data: bytes, value_of: Callable[[Key], Any]) -> Any:
     if step == "site":
         return saved_model.restored(value, value_of)
     if step == "neighbours":
-        near, words, frequency, sources = value
-        return Neighbourhood(Likeness(near, words, frequency), sources)
+        near, words, frequency, vectors, sources = value
+        return Neighbourhood(likeness.restored(near, words, frequency, vectors), sources)
     return value
