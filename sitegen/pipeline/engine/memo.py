@@ -19,7 +19,6 @@ from typing import Any
 
 import msgspec
 import xxhash
-import zstandard
 
 Key = tuple[str, Hashable]  # (step name, argument)
 Encode = Callable[[Key, Any], Any]  # a value as msgpack can hold it, or ABSENT not to save it
@@ -198,6 +197,8 @@ def packed(data: bytes) -> bytes:
     and 0.13 s with zlib at its fastest, and a sixth smaller."""
     if len(data) < 8192:
         return b"\x00" + data
+    import zstandard  # when first needed: a rebuild with nothing to do packs nothing (its import is 10 ms)
+
     return b"\x02" + zstandard.compress(data, 1)
 
 
@@ -207,6 +208,8 @@ def unpacked(data: bytes) -> bytes:
     if kind == b"\x00":
         return data[1:]
     if kind == b"\x02":
+        import zstandard
+
         return zstandard.decompress(data[1:])
     raise ValueError("a saved value packed in no known way")
 
