@@ -3,8 +3,8 @@
 `similar.nearest_counted` sums every cosine of the list: 0.3 s at 10,000 papers, nine
 tenths of a title edit in the preview. An edit of a few texts moves few rows: `updated`
 sums those again and merges the rest, to the last figure what starting again gives (the
-property test in tests/model/test_likeness.py). In the process that made it, a result
-keeps its index (each text's vector, each word's users), so the next edit builds none.
+property test in tests/model/test_likeness.py). A result keeps its index (each text's
+vector, each word's users), in the process that made it and, as the vectors, in the memo.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Likeness:
     near: dict[str, Neighbours]
     words: dict[str, Counts | str]  # each text's words counted, by key, sorted; as saved until read (`counts_of`)
     frequency: dict[str, int]  # in how many texts each word is
-    index: Index | None = field(default=None, compare=False, repr=False)  # not saved: made again when needed
+    index: Index | None = field(default=None, compare=False, repr=False)  # saved as its vectors (`saved`), if any
     # the keys whose nearest differ from those of the result this was updated from (None: worked out whole)
     changed: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
@@ -44,11 +44,10 @@ def whole(words: Mapping[str, Counts], k: int = NEAREST, budget: int = PAIR_BUDG
 
 
 def _whole(words: Mapping[str, Counts | str], k: int, budget: int) -> Likeness:
-    kept: dict[str, Counts | str] = {key: counts_of(words[key]) for key in sorted(words)}
-    counts = [counts_of(used) for used in kept.values()]
-    frequency = dict(Counter(word for used in counts for word, _ in used))
-    near, idf, vectors = worked_out(list(kept), counts, frequency, k, budget)
-    return Likeness(near, kept, frequency, _index(idf, vectors))
+    kept = {key: counts_of(words[key]) for key in sorted(words)}
+    frequency = dict(Counter(word for used in kept.values() for word, _ in used))
+    near, idf, vectors = worked_out(list(kept), list(kept.values()), frequency, k, budget)
+    return Likeness(near, dict[str, Counts | str](kept), frequency, _index(idf, vectors))
 
 
 def updated(previous: Likeness, changed: Mapping[str, Counts], k: int = NEAREST,

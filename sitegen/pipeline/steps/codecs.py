@@ -86,7 +86,7 @@ def encode(key: Key, value: Any) -> Any:
         return saved_model.saved(value)
     if step == "author":  # its fields; the co-author network is the model's (see author_links)
         return None if value is None else (value.name, value.slug, value.papers, value.profile)
-    if step == "neighbours":  # without its index, which a new process makes again if it needs one
+    if step == "neighbours":  # words as strings, and the index as its vectors (likeness.saved)
         return (*likeness.saved(value.likeness), value.sources)
     return value
 
