@@ -5,11 +5,16 @@ patches it reading a few hundred of them (the edited paper, its neighbours in ti
 papers its authors and tags reach). Making every Paper at once would restore every entry
 from the entry cache, which costs more than building the model again; here a paper is
 made from its row (route, links, cite key, neighbours) and its entry when asked for.
+Rows are read back as their saved bytes and decoded when first asked for, and an unread row
+is saved again as the bytes it came as: decoding 10,000 rows of bylines and tags was three
+quarters of reading the saved model back (0.25 of 0.33 s).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
+
+import msgspec
 
 from ..content.loader import Entry
 from .citations import Citations
@@ -24,6 +29,11 @@ PaperRow = tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str,
                  tuple[Byline, ...], Mentions | None, Citations | None]
 
 
+SavedRow = PaperRow | msgspec.Raw  # a row, or its saved bytes not yet decoded
+_decode_row = msgspec.msgpack.Decoder(PaperRow).decode
+_encode_row = msgspec.msgpack.Encoder().encode
+
+
 def row_of(paper: Paper) -> PaperRow:
     return (paper.entry.source_path, paper.route, paper.authors, paper.tags, paper.category, paper.cite_key,
             paper.newer, paper.older, paper.unlisted_authors, paper.mentions, paper.citations)
@@ -34,7 +44,7 @@ class SavedPapers(Mapping[str, Paper]):
 
     __slots__ = ("_entry_of", "_made", "_rows")
 
-    def __init__(self, rows: dict[str, PaperRow], entry_of: Callable[[str], Entry],
+    def __init__(self, rows: dict[str, SavedRow], entry_of: Callable[[str], Entry],
                  made: dict[str, Paper] | None = None):
         self._rows, self._entry_of = rows, entry_of
         self._made: dict[str, Paper] = made if made is not None else {}
@@ -42,9 +52,15 @@ class SavedPapers(Mapping[str, Paper]):
     def __getitem__(self, slug: str) -> Paper:
         paper = self._made.get(slug)
         if paper is None:
-            row = self._rows[slug]
+            row = self._row(slug)
             paper = self._made[slug] = Paper(self._entry_of(row[0]), *row[1:])
         return paper
+
+    def _row(self, slug: str) -> PaperRow:
+        row = self._rows[slug]
+        if isinstance(row, msgspec.Raw):
+            row = self._rows[slug] = _decode_row(row)  # the same row in every model sharing the dict
+        return row
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._rows)
@@ -61,17 +77,28 @@ class SavedPapers(Mapping[str, Paper]):
 
     def make(self, slug: str, entry: Entry) -> Paper:
         """The paper made with this entry (the one the model was made from, when the file has changed since)."""
-        paper = self._made[slug] = Paper(entry, *self._rows[slug][1:])
+        paper = self._made[slug] = Paper(entry, *self._row(slug)[1:])
         return paper
 
     def row(self, slug: str) -> PaperRow:
         paper = self._made.get(slug)
-        return row_of(paper) if paper is not None else self._rows[slug]
+        return row_of(paper) if paper is not None else self._row(slug)
+
+    def saved_row(self, slug: str) -> msgspec.Raw:
+        """The row to save: the bytes it was read as, unless the paper was made (and so may have changed)."""
+        paper = self._made.get(slug)
+        row = row_of(paper) if paper is not None else self._rows[slug]
+        return row if isinstance(row, msgspec.Raw) else saved_row(row)
+
 
     def replaced(self, papers: Mapping[str, Paper], order: Iterable[str] | None) -> SavedPapers:
         """These papers with `papers` in place (and their order `order`, if given), none of the rest made."""
         rows = self._rows if order is None else {slug: self._rows[slug] for slug in order}
         return SavedPapers(rows, self._entry_of, {**self._made, **papers})
+
+
+def saved_row(row: PaperRow) -> msgspec.Raw:
+    return msgspec.Raw(_encode_row(row))
 
 
 def updated(papers: Mapping[str, Paper], values: Mapping[str, Paper], order: Iterable[str] | None

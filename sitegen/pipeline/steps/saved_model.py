@@ -27,7 +27,7 @@ from ...model.citations import Citations
 from ...model.mentions import Mentions
 from ...model.network import Network
 from ...model.people import People, Redirect
-from ...model.saved_papers import PaperRow, SavedPapers, row_of
+from ...model.saved_papers import SavedPapers, SavedRow, row_of, saved_row
 from ...model.signals import Rising
 from ...model.site import Author, Site, Tag
 from ...model.timeline import Year
@@ -40,7 +40,7 @@ class SavedSite(msgspec.Struct, array_like=True):
     """A `Built` model as plain data (see the module's docstring)."""
 
     config: SiteConfig
-    papers: dict[str, PaperRow]  # slug -> row, in the site's order
+    papers: dict[str, msgspec.Raw]  # slug -> row, in the site's order, as bytes decoded when read (saved_papers.py)
     keys: dict[str, str]  # an entry's source path -> the content key of the entry the model was made from
     order: tuple[str, ...]
     recent: tuple[str, ...]
@@ -81,7 +81,8 @@ def _plain(built: Built) -> SavedSite:
     network = site.network
     assert network is not None, "a built model has its network"
     papers = site.papers
-    rows = {slug: papers.row(slug) if isinstance(papers, SavedPapers) else row_of(papers[slug]) for slug in papers}
+    rows = {slug: papers.saved_row(slug) if isinstance(papers, SavedPapers) else saved_row(row_of(papers[slug]))
+            for slug in papers}
     return SavedSite(
         site.config, rows, dict(built.keys), site.order, site.recent, site.queue, site.picks, site.home,
         dict(site.mentions), dict(site.citations), dict(site.arxiv_slugs),
@@ -106,10 +107,11 @@ def _body(saved: SavedSite, value_of: Callable[[Key], Any]) -> Body:
             raise LookupError(f"the saved model's paper {path} has no entry")
         return loaded.value
 
+    rows: dict[str, SavedRow] = dict(saved.papers)
     network = Network.from_rows(saved.names_of, saved.tags_of, saved.author_slugs, saved.tag_slugs)
     authors = tuple(Author(name, slug, papers, profile, network) for name, slug, papers, profile in saved.authors)
     site = Site(
-        config=saved.config, papers=SavedPapers(saved.papers, entry_of), order=saved.order, recent=saved.recent,
+        config=saved.config, papers=SavedPapers(rows, entry_of), order=saved.order, recent=saved.recent,
         queue=saved.queue, picks=saved.picks, home=saved.home, mentions=saved.mentions, citations=saved.citations,
         arxiv_slugs=saved.arxiv_slugs, authors=authors, tags=saved.tags,
         categories=saved.categories, years=saved.years, pages=saved.pages, rising=saved.rising,

@@ -13,7 +13,7 @@ import pytest
 
 from sitegen.content.cache import CACHE_DIR
 from sitegen.model import model, related
-from sitegen.model.saved_papers import SavedPapers
+from sitegen.model.saved_papers import SavedPapers, row_of
 from sitegen.pipeline.build import build
 from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.pipeline.steps import codecs
@@ -62,6 +62,21 @@ def test_a_model_read_back_is_the_model_that_was_built(tmp_path: Path) -> None:
     assert dict(again.network.names_of) == dict(site.network.names_of)
     assert [a.coauthors for a in again.authors] == [a.coauthors for a in site.authors]
     assert back.parts == built.parts and back.profiles == built.profiles and back.warnings == built.warnings
+
+
+def test_a_model_read_back_decodes_only_the_rows_it_reads_and_saves_the_rest_as_it_read_them(tmp_path: Path) -> None:
+    root = copy_site(tmp_path / "site")
+    engine = SiteEngine(root, tmp_path / "out")
+    engine.build(jobs=1)
+    built = engine.engine.get("site")
+    data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
+    back = codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
+    papers = back.site.papers
+    assert isinstance(papers, SavedPapers)
+    slug = list(papers)[2]
+    assert papers.row(slug) == row_of(built.site.papers[slug])
+    assert [s for s, row in papers._rows.items() if not isinstance(row, msgspec.Raw)] == [slug]
+    assert msgspec.msgpack.encode(codecs.encode(("site", None), back)) == data
 
 
 def test_a_title_edit_in_a_new_process_patches_the_saved_model(tmp_path: Path,
