@@ -109,6 +109,9 @@ class Memo:
     def load_many(self, keys: Iterable[Key]) -> None:
         """Have the records of these keys at hand (a memo on disk reads them in one query)."""
 
+    def load_ids(self, idents: Iterable[int]) -> None:
+        """Have the records of these ids at hand (a memo on disk reads those it has not read in one query)."""
+
     def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
         """The keys of many record ids at once (a memo on disk looks them up in one query)."""
         keys = self.keys

@@ -82,6 +82,22 @@ class StoredMemo(Memo):
             self._keep(wanted[ident], ident, rows.record_of(ident, wanted[ident], row, self.fingerprints[ident]),
                        row[-1])
 
+    def load_ids(self, idents: Iterable[int]) -> None:
+        """Read the rows of the ids not read yet in one query (what a page that runs again read last time)."""
+        if self._db is None:
+            return
+        keys, records, fingerprints = self.keys, self.records, self.fingerprints
+        wanted = [i for i in idents if (i not in keys or keys[i] not in records) and fingerprints.get(i) is not None]
+        if len(wanted) < 2:
+            return  # none, or one the step's own read fetches as cheaply
+        found = self._query(f"SELECT id, {rows.RECORD_COLUMNS} FROM memo WHERE id IN (SELECT value FROM json_each(?))",
+                            (msgspec.json.encode(wanted),))
+        if len(found) != len(set(wanted)):
+            raise MemoDamaged("rows missing")
+        for ident, *row in found:
+            key = rows.key_of(ident, row[0], row[1], row[2])
+            self._keep(key, ident, rows.record_of(ident, key, row, fingerprints.get(ident)), row[-1])
+
     def _keep(self, key: Key, ident: int, record: Record, check: int) -> None:
         self.records[key] = record
         self.keys[ident] = key

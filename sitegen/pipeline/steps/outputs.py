@@ -228,7 +228,8 @@ class Outputs:
             *runs.steps(),
             *search_shards.steps(),
             Step("frame", 5, self.frame, lambda frame: frame.stamp),
-            Step("page", 7, self.page, lambda data: data, keep=False),  # the memo keeps a digest of the bytes
+            # the memo keeps a digest of the bytes
+            Step("page", 7, self.page, lambda data: data, keep=False, rereads=True),
         ]
 
     # A paper's item, entry or piece is asked for only while the paper is in the site; once it

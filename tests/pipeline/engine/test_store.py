@@ -4,6 +4,7 @@ and never read under another stamp or when damaged."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 from sitegen.pipeline.engine.graph import Engine
 from sitegen.pipeline.engine.memo import ABSENT, key_id
+from sitegen.pipeline.engine.rows import RECORD_COLUMNS
 from sitegen.pipeline.engine.store import FILE, DiskMemo, MemoDamaged
 
 from .test_graph import World
@@ -200,3 +202,45 @@ def test_a_large_value_read_once_is_read_but_not_kept_decoded(tmp_path: Path) ->
     assert big.value is ABSENT and big.saved is not None  # decoded for the read, not kept
     record = memo.get(("total", 5))
     assert record is not None and big.id in record.reads
+
+
+def _page_of_many(folder: Path, world: World, rereads: bool) -> tuple[Engine, DiskMemo]:
+    """A page reading the parity of 30 cells, built and saved, then the memo opened again."""
+    steps = [replace(step, rereads=rereads) if step.name == "page" else step for step in world.steps()]
+    names = tuple(world.cells)
+    built = Engine(steps, DiskMemo(folder, "stamp-1", same, unsaved))
+    built.get("page", names)
+    assert isinstance(built.memo, DiskMemo)
+    built.memo.write()
+    built.memo.close()
+    memo = DiskMemo(folder, "stamp-1", same, unsaved)
+    return Engine(steps, memo), memo
+
+
+@pytest.mark.parametrize("rereads", [True, False])
+def test_a_page_run_again_fetches_what_it_read_last_time_in_one_query(tmp_path: Path, rereads: bool) -> None:
+    world = World({f"c{i:02}": i for i in range(30)})
+    engine, memo = _page_of_many(tmp_path, world, rereads)
+    assert memo._db is not None
+    queries: list[str] = []
+    memo._db.set_trace_callback(queries.append)
+    world.cells["c07"] = 8  # its parity flips: the page runs again and reads all 30
+    update = engine.update([("cell", "c07")])
+    assert ("page", tuple(world.cells)) in update.ran
+    one_by_one = [q for q in queries if "FROM memo WHERE id = " in q]
+    fetched = [q for q in queries if q.startswith(f"SELECT id, {RECORD_COLUMNS} FROM memo WHERE id IN")]
+    if rereads:
+        assert len(fetched) == 1 and len(one_by_one) <= 3  # the cell, its parity, the page's own row
+    else:
+        assert not fetched and len(one_by_one) >= 30
+    assert update.values[("page", tuple(world.cells))] == "|".join(str(world.cells[n] % 2) for n in world.cells)
+
+
+def test_a_row_missing_from_what_a_page_read_last_time_is_a_damaged_memo(tmp_path: Path) -> None:
+    world = World({f"c{i:02}": i for i in range(30)})
+    engine, _ = _page_of_many(tmp_path, world, True)
+    with sqlite3.connect(tmp_path / FILE) as db:
+        db.execute("DELETE FROM memo WHERE id = ?", (key_id(("parity", "c20")),))
+    world.cells["c07"] = 8
+    with pytest.raises(MemoDamaged):
+        engine.update([("cell", "c07")])
