@@ -31,7 +31,6 @@ PaperRow = tuple[str, str, tuple[Byline, ...], tuple[Ref, ...], Ref | None, str,
 
 SavedRow = PaperRow | msgspec.Raw  # a row, or its saved bytes not yet decoded
 _decode_row = msgspec.msgpack.Decoder(PaperRow).decode
-_encode_row = msgspec.msgpack.Encoder().encode
 
 
 def row_of(paper: Paper) -> PaperRow:
@@ -84,21 +83,16 @@ class SavedPapers(Mapping[str, Paper]):
         paper = self._made.get(slug)
         return row_of(paper) if paper is not None else self._row(slug)
 
-    def saved_row(self, slug: str) -> msgspec.Raw:
-        """The row to save: the bytes it was read as, unless the paper was made (and so may have changed)."""
+    def saved_row(self, slug: str) -> SavedRow:
+        """The row to save: as read, bytes and all, unless the paper was made (and so may have changed)."""
         paper = self._made.get(slug)
-        row = row_of(paper) if paper is not None else self._rows[slug]
-        return row if isinstance(row, msgspec.Raw) else saved_row(row)
+        return row_of(paper) if paper is not None else self._rows[slug]
 
 
     def replaced(self, papers: Mapping[str, Paper], order: Iterable[str] | None) -> SavedPapers:
         """These papers with `papers` in place (and their order `order`, if given), none of the rest made."""
         rows = self._rows if order is None else {slug: self._rows[slug] for slug in order}
         return SavedPapers(rows, self._entry_of, {**self._made, **papers})
-
-
-def saved_row(row: PaperRow) -> msgspec.Raw:
-    return msgspec.Raw(_encode_row(row))
 
 
 def updated(papers: Mapping[str, Paper], values: Mapping[str, Paper], order: Iterable[str] | None

@@ -27,7 +27,7 @@ from ...model.citations import Citations
 from ...model.mentions import Mentions
 from ...model.network import Network
 from ...model.people import People, Redirect
-from ...model.saved_papers import SavedPapers, SavedRow, row_of, saved_row
+from ...model.saved_papers import SavedPapers, SavedRow, row_of
 from ...model.signals import Rising
 from ...model.site import Author, Site, Tag
 from ...model.timeline import Year
@@ -81,8 +81,9 @@ def _plain(built: Built) -> SavedSite:
     network = site.network
     assert network is not None, "a built model has its network"
     papers = site.papers
-    rows = {slug: papers.saved_row(slug) if isinstance(papers, SavedPapers) else saved_row(row_of(papers[slug]))
-            for slug in papers}
+    # rows and bytes alike: a Raw is written as the bytes it holds, so both read back as one row's bytes
+    rows: dict[str, Any] = {slug: papers.saved_row(slug) if isinstance(papers, SavedPapers) else row_of(papers[slug])
+                            for slug in papers}
     return SavedSite(
         site.config, rows, dict(built.keys), site.order, site.recent, site.queue, site.picks, site.home,
         dict(site.mentions), dict(site.citations), dict(site.arxiv_slugs),
