@@ -189,7 +189,8 @@ class Engine:
             pending: list[tuple[int, int, Key]] = []
             queued: set[Key] = set()
             count = 0
-            unreached: list[tuple[list[Key], Record]] = []  # readers a change was spread past, and the change
+            unreached: list[tuple[list[Key], int, Record]] = []  # readers a change was spread past, its old
+            # fingerprint, and the change
             for key in changed:
                 step = self.step(key[0])
                 if not step.input:
@@ -227,8 +228,8 @@ class Engine:
                         heapq.heappush(pending, (self.step(reader[0]).level, count, reader))
                         count += 1
                 if spared:
-                    unreached.append((spared, new))
-            seen_again(memo, self._journal, unreached)
+                    unreached.append((spared, record.fingerprint, new))
+            seen_again(memo, self._journal, self._undo, unreached)
             return update
 
         self._update = update
@@ -347,16 +348,21 @@ class Engine:
             return work()
 
 
-def seen_again(memo: Memo, journal: dict[Key, Record | None] | None,
-               spared: list[tuple[list[Key], Record]]) -> None:
+def seen_again(memo: Memo, journal: dict[Key, Record | None] | None, undo: list[Callable[[], object]] | None,
+               spared: list[tuple[list[Key], int, Record]]) -> None:
     """Readers that `spread` says a change left as they were: their records now say they saw its new
     fingerprint, so that a later process verifies them instead of running them again (a paper whose model
     moved elsewhere would otherwise rebuild the model at its next notes edit). Done once, when the update has
-    settled, with the readers of every change read in one query (one per change took a new entry 0.9 s)."""
+    settled, with the readers of every change read in one query (one per change took a new entry 0.9 s). A memo
+    on disk answers for the readers it has not read by a hop (hops.py) and reads none of them."""
     new: dict[Key, dict[int, int]] = {}
-    for readers, changed in spared:
+    for readers, old, changed in spared:
+        answered, take_back = memo.spared(changed.id, old, changed.fingerprint, readers)
+        if take_back is not None and undo is not None:
+            undo.append(take_back)
         for reader in readers:
-            new.setdefault(reader, {})[changed.id] = changed.fingerprint
+            if reader not in answered:
+                new.setdefault(reader, {})[changed.id] = changed.fingerprint
     memo.load_many(list(new))
     for reader, fingerprints in new.items():
         found = memo.get(reader)

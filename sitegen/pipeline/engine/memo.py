@@ -109,6 +109,12 @@ class Memo:
     def load_many(self, keys: Iterable[Key]) -> None:
         """Have the records of these keys at hand (a memo on disk reads them in one query)."""
 
+    def spared(self, ident: int, old: int, new: int, readers: list[Key]) -> tuple[set[Key], Callable[[], None] | None]:
+        """Readers of `ident` that its change from fingerprint `old` to `new` left as they were, and which this
+        memo answers for without their records being read (none here: each is told the new fingerprint), and
+        how to take that back."""
+        return set(), None
+
     def load_ids(self, idents: Iterable[int]) -> None:
         """Have the records of these ids at hand (a memo on disk reads those it has not read in one query)."""
 

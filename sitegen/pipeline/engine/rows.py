@@ -26,6 +26,7 @@ FILE = "memo.sqlite"
 FINGERPRINTS = "fingerprints"  # the meta row of every record's id and fingerprint
 CHANGES = "fingerprint-changes"  # the meta row of the fingerprints changed since that one was written
 READERS = "readers"  # the meta row of how many rows the readers table has
+HOPS = "hops"  # the meta row of the changes whose spared readers' rows were not rewritten (hops.py)
 # Records are appended in the order they are made, found by a unique index on their id: with the id as the
 # table's key, each row went to a random place in its tree (120,000 rows of a render worker's part took 1.2 s
 # to insert, appended 0.4 s), and merging the workers' parts in order of id took 1.1 s more than appending.

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from . import rows
 from .fingerprints import FingerprintTable, table_bytes
+from .hops import Hops
 from .memo import Decode, Encode, Key, Record
 from .rows import FILE, MemoDamaged
 from .stored import StoredMemo
@@ -66,6 +67,9 @@ class DiskMemo(StoredMemo):
             self._write_new()
             return
         db = self._db
+        if self.hops.moved:
+            self.set_meta(rows.HOPS, self.hops.to_bytes())
+            self.hops.moved = False
         changed = list(self._changed_rows())
         dropped = [(i,) for i in self._dropped if i not in self.fingerprints]
         if changed or dropped:
@@ -115,6 +119,8 @@ class DiskMemo(StoredMemo):
         self.meta["stamp"] = self.stamp.encode()
         self.meta[rows.FINGERPRINTS] = table_bytes(self.fingerprints.items())
         self.meta[rows.CHANGES] = b""
+        self.meta.pop(rows.HOPS, None)  # every row as made here: none saw a fingerprint before its last
+        self.hops = Hops()
         self.meta[rows.READERS] = str(sum(1 for found in readers.values() if found)).encode()
         checks = self._checks
 
@@ -144,4 +150,5 @@ class DiskMemo(StoredMemo):
         self.close()
         self.records, self.fingerprints, self.keys, self.meta = {}, {}, {}, {}
         self._readers, self._checks, self.valid, self._loaded_readers = None, {}, False, set()
+        self.hops = Hops()
         self._written()

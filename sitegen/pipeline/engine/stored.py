@@ -13,13 +13,14 @@ from __future__ import annotations
 import os
 import sqlite3
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from . import parts, rows
+from .hops import Hops
 from .memo import Decode, Encode, Key, Memo, Record, key_id
 from .rows import FILE, MemoDamaged
 
@@ -36,6 +37,7 @@ class StoredMemo(Memo):
         self._loaded_readers: set[int] = set()
         self.meta: dict[str, bytes] = {}  # small named blobs saved with the memo (the build's table)
         self._parts = parts.Parts()  # a memo made from nothing across render workers: what they wrote
+        self.hops = Hops()  # readers spared by changes, whose rows still say what they saw before (hops.py)
         parts.remove_stale(folder)
         self.valid = self._open()
         self._readers = {} if self.valid else None  # a memo made from nothing makes its edges when first asked
@@ -46,6 +48,12 @@ class StoredMemo(Memo):
         if opened is None:
             return False
         self._db, self.meta, self.fingerprints = opened
+        try:
+            self.hops = Hops(self.meta.get(rows.HOPS, b""))
+        except ValueError:
+            self.close()
+            self.meta, self.fingerprints = {}, {}
+            return False
         return True
 
     # -- reading ------------------------------------------------------------------------
@@ -62,9 +70,7 @@ class StoredMemo(Memo):
         row = _first(self._query(f"SELECT {rows.RECORD_COLUMNS} FROM memo WHERE id = ?", (ident,)))
         if row is None:
             raise MemoDamaged(f"no row for {key!r}")
-        record = rows.record_of(ident, key, row, fingerprint)
-        self._keep(key, ident, record, row[-1])
-        return record
+        return self._keep(key, ident, rows.record_of(ident, key, row, fingerprint), row[-1])
 
     def load_many(self, keys: Iterable[Key]) -> None:
         """Read the rows of many keys in one query (a whole-list file's 10,000 citations, the model's rows)."""
@@ -98,10 +104,21 @@ class StoredMemo(Memo):
             key = rows.key_of(ident, row[0], row[1], row[2])
             self._keep(key, ident, rows.record_of(ident, key, row, fingerprints.get(ident)), row[-1])
 
-    def _keep(self, key: Key, ident: int, record: Record, check: int) -> None:
+    def spared(self, ident: int, old: int, new: int, readers: list[Key]) -> tuple[set[Key], Callable[[], None] | None]:
+        """The readers not read from the file yet, answered for by a hop rather than read and rewritten."""
+        if self._db is None:
+            return set(), None
+        records = self.records
+        return {reader for reader in readers if reader not in records}, self.hops.add(ident, old, new)
+
+    def _keep(self, key: Key, ident: int, record: Record, check: int) -> Record:
+        """A record read from the file, as seeing where the hops of its reads lead, kept with its row's check."""
+        if self.hops:
+            record = self.hops.patched(record, self.fingerprints.get)
         self.records[key] = record
         self.keys[ident] = key
         self._checks[ident] = check
+        return record
 
     def keys_of(self, idents: Iterable[int]) -> dict[int, Key]:
         wanted = list(idents)
@@ -165,8 +182,7 @@ class StoredMemo(Memo):
             raise MemoDamaged(str(exc)) from exc
         if row is None:
             raise MemoDamaged(f"no row for {key!r}")
-        record = rows.record_of(ident, key, row, fingerprint)
-        self._keep(key, ident, record, row[-1])  # type: ignore[arg-type]
+        record = self._keep(key, ident, rows.record_of(ident, key, row, fingerprint), row[-1])  # type: ignore[arg-type]
         self._parts.read_back.add(ident)
         return record
 
