@@ -88,7 +88,6 @@ class SavedPapers(Mapping[str, Paper]):
         paper = self._made.get(slug)
         return row_of(paper) if paper is not None else self._rows[slug]
 
-
     def replaced(self, papers: Mapping[str, Paper], order: Iterable[str] | None) -> SavedPapers:
         """These papers with `papers` in place (and their order `order`, if given), none of the rest made."""
         rows = self._rows if order is None else {slug: self._rows[slug] for slug in order}

@@ -55,7 +55,8 @@ class Table:
     """A table patched from its last value, whose rows' readers a change of another row spares."""
 
     def __init__(self, cells: dict[str, int]):
-        self.cells, self.runs = dict(cells), []  # type: list[Any]
+        self.cells = dict(cells)
+        self.runs: list[Any] = []
 
     def steps(self) -> list[Step]:
         def cell(ctx: Context, name: str) -> int:
