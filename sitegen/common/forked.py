@@ -13,6 +13,9 @@ import os
 import signal
 import tempfile
 from collections.abc import Callable
+from typing import Any, TypeVar
+
+import msgspec
 
 from . import platforms
 from .fsutil import write_all
@@ -121,3 +124,26 @@ def die_with_parent(parent: int) -> None:
     if os.getppid() != parent:
         os._exit(1)
 
+
+
+T = TypeVar("T")
+Part = Callable[[int, int], dict[str, T]]  # the results of the items from one place to another, in their order
+SPLIT_FROM = 2_000  # fewer items are worked out here: a fork and its answer cost more than half of them
+
+
+def in_two(work: Part[T], count: int, answer: Any, smallest: int | None = None) -> dict[str, T]:
+    """`work(0, count)`, its second half worked out in a forked child meanwhile (the neighbours and related lists
+    of a whole list, one core each); the child's results cross as msgpack, decoded as `answer`. The result is
+    the whole computation's, in its order; if the child fails, its half is worked out here. Fewer items than
+    `smallest` (`SPLIT_FROM`) are all worked out here."""
+    if count < (SPLIT_FROM if smallest is None else smallest) or not platforms.FORK:
+        return work(0, count)
+    middle = count // 2
+    child = ForkedBytes(lambda: msgspec.msgpack.encode(work(middle, count)))
+    mine = work(0, middle)
+    data = child.result()
+    try:
+        theirs: dict[str, T] = msgspec.msgpack.decode(data, type=answer) if data is not None else work(middle, count)
+    except msgspec.DecodeError:
+        theirs = work(middle, count)
+    return {**mine, **theirs}

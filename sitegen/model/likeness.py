@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .similar import NEAREST, PAIR_BUDGET, Counts, Neighbours, Vector, best, vector_of, vocabulary, worked_out
+from .similar import NEAREST, PAIR_BUDGET, Counts, Neighbours, Split, Vector, best, vector_of, vocabulary, worked_out
 
 
 @dataclass
@@ -38,15 +38,17 @@ class Likeness:
     changed: frozenset[str] | None = field(default=None, compare=False, repr=False)
 
 
-def whole(words: Mapping[str, Counts], k: int = NEAREST, budget: int = PAIR_BUDGET) -> Likeness:
-    """`similar.nearest_counted` of the texts, every cosine summed, kept with what `updated` starts from."""
-    return _whole(words, k, budget)
+def whole(words: Mapping[str, Counts], k: int = NEAREST, budget: int = PAIR_BUDGET,
+          split: Split | None = None) -> Likeness:
+    """`similar.nearest_counted` of the texts, every cosine summed (parts of the rows by `split`, if given), kept
+    with what `updated` starts from."""
+    return _whole(words, k, budget, split)
 
 
-def _whole(words: Mapping[str, Counts | str], k: int, budget: int) -> Likeness:
+def _whole(words: Mapping[str, Counts | str], k: int, budget: int, split: Split | None = None) -> Likeness:
     kept = {key: counts_of(words[key]) for key in sorted(words)}
     frequency = dict(Counter(word for used in kept.values() for word, _ in used))
-    near, idf, vectors = worked_out(list(kept), list(kept.values()), frequency, k, budget)
+    near, idf, vectors = worked_out(list(kept), list(kept.values()), frequency, k, budget, split)
     return Likeness(near, dict[str, Counts | str](kept), frequency, _index(idf, vectors))
 
 

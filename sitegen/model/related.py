@@ -47,11 +47,13 @@ class Related:
 
 
 def lists(site: Site, near: Mapping[str, similar.Neighbours], limit: int = LIMIT,
-          only: Container[str] | None = None) -> dict[str, tuple[Related, ...]]:
-    """Every paper's list (or those of the papers `only`), given each paper's most alike texts (`similar.nearest`)."""
+          only: Container[str] | None = None, part: tuple[int, int] | None = None) -> dict[str, tuple[Related, ...]]:
+    """Every paper's list (or those of the papers `only`, or of the papers from one place of the site's order to
+    another), given each paper's most alike texts (`similar.nearest`)."""
     places = _Places(site)
     found: dict[str, tuple[Related, ...]] = {}
-    for slug in site.order:
+    order = site.order if part is None else site.order[part[0]:part[1]]
+    for slug in order:
         if only is not None and slug not in only:
             continue
         written, unlisted, tagged = links(site.papers, slug)

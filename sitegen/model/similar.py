@@ -20,7 +20,7 @@ import heapq
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import chain
 
 WORD = re.compile(r"[^\W_]+")
@@ -42,6 +42,9 @@ show shows significantly state study use used uses using well work
 
 Neighbours = tuple[tuple[str, float], ...]  # (key, cosine), most alike first
 Counts = tuple[tuple[str, int], ...]  # a text's words with how often it uses each, sorted (`counted`)
+# Works out `part(start, end)` for the items 0..count (each text's nearest) and gives them all, in order: in two
+# processes for a long list (common/forked.py `in_two`); the rows of the nearest are independent of one another
+Split = Callable[[Callable[[int, int], dict[str, "Neighbours"]], int], dict[str, "Neighbours"]]
 
 
 def nearest(texts: Mapping[str, str], k: int = NEAREST, budget: int = PAIR_BUDGET) -> dict[str, Neighbours]:
@@ -68,12 +71,19 @@ def nearest_counted(words: Mapping[str, Mapping[str, int]], k: int = NEAREST,
 
 
 def worked_out(keys: list[str], counts: Sequence[Iterable[tuple[str, int]]], frequency: Mapping[str, int], k: int,
-               budget: int) -> tuple[dict[str, Neighbours], dict[str, float], list[Vector]]:
+               budget: int, split: Split | None = None) -> tuple[dict[str, Neighbours], dict[str, float], list[Vector]]:
     """The nearest of texts (`keys` sorted, each text's words counted), with the vocabulary and each text's vector
-    they were worked out from."""
+    they were worked out from; `split`, if given, works out parts of the rows (in two processes)."""
     idf = vocabulary(frequency, len(keys), budget)
     postings, vectors = _postings(counts, idf)
-    return _top(keys, _shared(postings, len(keys)), k), idf, vectors
+    if split is None:
+        return _top(keys, _shared(postings, len(keys)), k), idf, vectors
+    rank = {word: i for i, word in enumerate(idf)}
+
+    def part(start: int, end: int) -> dict[str, Neighbours]:
+        return _top(keys, _rows(postings, vectors, rank, start, end), k, start)
+
+    return split(part, len(keys)), idf, vectors
 
 
 def vocabulary(frequency: Mapping[str, int], papers: int, budget: int = PAIR_BUDGET) -> dict[str, float]:
@@ -140,10 +150,26 @@ def best(row: dict[int, float], k: int) -> list[tuple[float, int]]:
     return heapq.nsmallest(k, [(-round(score, 4), j) for j, score in row.items()])
 
 
-def _top(keys: list[str], rows: list[dict[int, float]], k: int) -> dict[str, Neighbours]:
-    """The `k` highest of each row, ties by key (keys are sorted, so by index)."""
+def _rows(postings: Postings, vectors: list[Vector], rank: Mapping[str, int], start: int,
+          end: int) -> list[dict[int, float]]:
+    """`_shared`'s rows of the papers from `start` to `end` alone, each cosine summed in the same order (word by
+    word, rarest first: a product is the same either way round), so every figure is the same to the last bit."""
+    rows: list[dict[int, float]] = []
+    for i in range(start, end):
+        row: dict[int, float] = {}
+        for word, wi in vectors[i]:
+            for j, wj in postings[rank[word]]:
+                if j != i:
+                    row[j] = row.get(j, 0.0) + wi * wj
+        rows.append(row)
+    return rows
+
+
+def _top(keys: list[str], rows: list[dict[int, float]], k: int, start: int = 0) -> dict[str, Neighbours]:
+    """The `k` highest of each row (the rows of the papers from `start` on), ties by key (keys are sorted, so by
+    index)."""
     found: dict[str, Neighbours] = {}
-    for i, row in enumerate(rows):
+    for i, row in enumerate(rows, start):
         if row:
             found[keys[i]] = tuple((keys[j], -score) for score, j in best(row, k))
     return found

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from sitegen.common.forked import Forked, ForkedBytes
+from sitegen.common.forked import Forked, ForkedBytes, in_two
 
 
 def _children() -> set[int]:
@@ -151,3 +151,30 @@ def test_a_cancelled_job_is_stopped_and_reaped_and_answers_none() -> None:
     assert done.result() is True
     done.cancel()  # an answer taken stays
     assert done.result() is True
+
+
+def test_work_in_two_is_the_whole_work_in_its_order_and_a_failed_child_s_half_is_done_here() -> None:
+    here = os.getpid()
+    ran: list[tuple[int, int, bool]] = []
+
+    def squares(start: int, end: int) -> dict[str, int]:
+        ran.append((start, end, os.getpid() == here))
+        return {f"k{i:03}": i * i for i in range(start, end)}
+
+    assert in_two(squares, 101, dict[str, int], smallest=10) == squares(0, 101)
+    assert list(in_two(squares, 101, dict[str, int], smallest=10)) == [f"k{i:03}" for i in range(101)]
+    ran.clear()
+    in_two(squares, 101, dict[str, int], smallest=10)
+    assert ran == [(0, 50, True)]  # the other half ran in the child, whose list this is not
+    ran.clear()
+    assert in_two(squares, 9, dict[str, int], smallest=10) == squares(0, 9)
+    assert ran[0] == (0, 9, True)
+
+    def failing_in_the_child(start: int, end: int) -> dict[str, int]:
+        if os.getpid() != here:
+            os._exit(3)
+        return squares(start, end)
+
+    ran.clear()
+    assert in_two(failing_in_the_child, 101, dict[str, int], smallest=10) == squares(0, 101)
+    assert ran[:2] == [(0, 50, True), (50, 101, True)]

@@ -7,10 +7,12 @@ import os
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sitegen.common import forked
 from sitegen.model import similar
 
 from ..html_tools import REPO, committed_entries
@@ -95,3 +97,42 @@ def test_the_neighbours_do_not_depend_on_string_hashing() -> None:
     assert len(runs) == 1
 
 
+
+
+def _in_parts(cuts: list[int]) -> similar.Split:
+    """A split that works the rows out in consecutive parts ending at `cuts` (then the rest), in this process."""
+
+    def split(part: Callable[[int, int], dict[str, similar.Neighbours]], count: int) -> dict[str, similar.Neighbours]:
+        found: dict[str, similar.Neighbours] = {}
+        start = 0
+        for end in [*(c for c in cuts if c < count), count]:
+            found.update(part(start, end))
+            start = end
+        return found
+
+    return split
+
+
+@settings(max_examples=60, deadline=None)
+@given(texts=st.dictionaries(st.text("abcdef", min_size=1, max_size=4), st.lists(words, max_size=12).map(" ".join),
+                             min_size=2, max_size=12),
+       budget=st.integers(0, 40), cuts=st.lists(st.integers(1, 11), max_size=3).map(sorted))
+def test_rows_worked_out_in_parts_are_the_whole_computation_to_the_last_bit(texts: dict[str, str], budget: int,
+                                                                            cuts: list[int]) -> None:
+    keys = sorted(texts)
+    counts = [similar.counted(texts[key]) for key in keys]
+    frequency = Counter(word for used in counts for word, _ in used)
+    whole = similar.worked_out(keys, counts, frequency, similar.NEAREST, budget)
+    parted = similar.worked_out(keys, counts, frequency, similar.NEAREST, budget, _in_parts(cuts))
+    assert parted == whole and list(parted[0]) == list(whole[0])  # every cosine, and the keys' order
+
+
+def test_the_bundled_lists_rows_in_two_processes_are_the_whole_computation() -> None:
+    texts = _bundled()
+    keys = sorted(texts)
+    counts = [similar.counted(texts[key]) for key in keys]
+    frequency = Counter(word for used in counts for word, _ in used)
+    whole = similar.worked_out(keys, counts, frequency, similar.NEAREST, similar.PAIR_BUDGET)[0]
+    split = similar.worked_out(keys, counts, frequency, similar.NEAREST, similar.PAIR_BUDGET,
+                               lambda part, count: forked.in_two(part, count, dict[str, similar.Neighbours], 1))[0]
+    assert split == whole and list(split) == list(whole)

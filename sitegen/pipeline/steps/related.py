@@ -28,6 +28,7 @@ from typing import Any
 
 import xxhash
 
+from ...common.forked import in_two
 from ...model import likeness, related, similar
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
@@ -82,7 +83,7 @@ class Related:
             if found is not None and found[0] not in words:
                 words[found[0]] = found[1]
                 sources[rel] = found[0]
-        return Neighbourhood(likeness.whole(words), sources)
+        return Neighbourhood(likeness.whole(words, split=_in_two_neighbours), sources)
 
     def lists(self, ctx: Context, arg: None) -> dict[str, tuple[related.Related, ...]]:
         """Every paper's list; after a patch of the model, or texts worked into the neighbours, only those the
@@ -94,7 +95,15 @@ class Related:
             alike = found.likeness.changed if NEIGHBOURS in moved else frozenset()
             if edited is not None and alike is not None:
                 return related.relisted(built.site, near, previous, edited, alike=alike)
-        return related.lists(built.site, near)
+        site = built.site
+        return in_two(lambda start, end: related.lists(site, near, part=(start, end)), len(site.order),
+                      dict[str, tuple[related.Related, ...]])
+
+
+def _in_two_neighbours(part: Callable[[int, int], dict[str, similar.Neighbours]],
+                       count: int) -> dict[str, similar.Neighbours]:
+    """The texts' nearest, half of the rows summed in a forked child (a cold build's and a new entry's)."""
+    return in_two(part, count, dict[str, similar.Neighbours])
 
 
 def _edited(ctx: Context, previous: Neighbourhood, moved: frozenset[Key]) -> dict[str, similar.Counts] | None:

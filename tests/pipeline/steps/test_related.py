@@ -15,10 +15,12 @@ from typing import Any
 import pytest
 import yaml
 
+from sitegen.common import forked
 from sitegen.model import likeness, related
 from sitegen.pipeline.build import build
 from sitegen.pipeline.persisted import run_build
 from sitegen.pipeline.site_engine import SiteEngine
+from sitegen.pipeline.steps import related as related_steps
 
 from ...site_factory import REPO, copy_site, tree_bytes
 from ..test_incremental import _replace_field as replace_field
@@ -170,9 +172,9 @@ def test_an_abstract_edit_works_out_again_only_the_lists_its_neighbours_reach(
     worked: list[int | None] = []
     real = related.lists
 
-    def lists(site: Any, near: Any, limit: int = related.LIMIT, only: Any = None) -> Any:
+    def lists(site: Any, near: Any, limit: int = related.LIMIT, only: Any = None, part: Any = None) -> Any:
         worked.append(None if only is None else len(only))
-        return real(site, near, limit, only)
+        return real(site, near, limit, only, part)
 
     monkeypatch.setattr(related, "lists", lists)
     edited = _papers(root)[3]  # its words said twice: its vector moves, no word's frequency does
@@ -185,3 +187,23 @@ def test_an_abstract_edit_works_out_again_only_the_lists_its_neighbours_reach(
     papers = len(_papers(root))
     assert len(worked) == 1 and worked[0] is not None and 0 < worked[0] < papers / 2, worked
     assert tree_bytes(tmp_path / "out") == _clean(root, tmp_path / "clean")
+
+
+def test_neighbours_and_lists_worked_out_in_two_processes_give_the_same_site(tmp_path: Path,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long list works out half of its texts' nearest and of its related lists in a forked child: the site
+    is the one a single process makes, to the byte (a short list here, with the split forced)."""
+    root = copy_site(tmp_path / "site")
+    build(root, tmp_path / "one", search=False, use_cache=False)
+    halves: list[int] = []
+    real = forked.in_two
+
+    def counted(work: Any, count: int, answer: Any, smallest: int | None = None) -> Any:
+        halves.append(count)
+        return real(work, count, answer, smallest)
+
+    monkeypatch.setattr(forked, "SPLIT_FROM", 1)
+    monkeypatch.setattr(related_steps, "in_two", counted)
+    build(root, tmp_path / "two", search=False, use_cache=False)
+    assert len(halves) == 2  # the neighbours, the lists
+    assert tree_bytes(tmp_path / "two") == tree_bytes(tmp_path / "one")
