@@ -125,7 +125,6 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-
 T = TypeVar("T")
 Part = Callable[[int, int], dict[str, T]]  # the results of the items from one place to another, in their order
 SPLIT_FROM = 2_000  # fewer items are worked out here: a fork and its answer cost more than half of them
@@ -140,7 +139,11 @@ def in_two(work: Part[T], count: int, answer: Any, smallest: int | None = None) 
         return work(0, count)
     middle = count // 2
     child = ForkedBytes(lambda: msgspec.msgpack.encode(work(middle, count)))
-    mine = work(0, middle)
+    try:
+        mine = work(0, middle)
+    except BaseException:
+        child.cancel()  # stopped and reaped, not left behind
+        raise
     data = child.result()
     try:
         theirs: dict[str, T] = msgspec.msgpack.decode(data, type=answer) if data is not None else work(middle, count)

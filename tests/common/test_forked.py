@@ -178,3 +178,17 @@ def test_work_in_two_is_the_whole_work_in_its_order_and_a_failed_child_s_half_is
     ran.clear()
     assert in_two(failing_in_the_child, 101, dict[str, int], smallest=10) == squares(0, 101)
     assert ran[:2] == [(0, 50, True), (50, 101, True)]
+
+
+def test_work_in_two_failing_here_leaves_no_child_behind() -> None:
+    before = _children()
+
+    def failing_here(start: int, end: int) -> dict[str, int]:
+        if start == 0:
+            raise ValueError("this half failed")
+        time.sleep(5)
+        return {}
+
+    with pytest.raises(ValueError, match="this half failed"):
+        in_two(failing_here, 100, dict[str, int], smallest=10)
+    assert _children() == before
