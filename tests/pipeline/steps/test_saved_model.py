@@ -17,6 +17,7 @@ from sitegen.model.saved_papers import SavedPapers, row_of
 from sitegen.pipeline.build import build
 from sitegen.pipeline.site_engine import SiteEngine
 from sitegen.pipeline.steps import codecs
+from sitegen.pipeline.steps.structure import Built
 
 from ...site_factory import copy_site, tree_bytes
 
@@ -44,13 +45,18 @@ def _builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return made
 
 
-def test_a_model_read_back_is_the_model_that_was_built(tmp_path: Path) -> None:
+def _read_back(tmp_path: Path) -> tuple[Built, bytes, Built]:
+    """A site's model as built, as the memo saves it, and as read back from that."""
     root = copy_site(tmp_path / "site")
     engine = SiteEngine(root, tmp_path / "out")
     engine.build(jobs=1)
     built = engine.engine.get("site")
     data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
-    back = codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
+    return built, data, codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
+
+
+def test_a_model_read_back_is_the_model_that_was_built(tmp_path: Path) -> None:
+    built, _, back = _read_back(tmp_path)
     site, again = built.site, back.site
     assert isinstance(again.papers, SavedPapers) and not isinstance(site.papers, SavedPapers)
     assert list(again.papers) == list(site.papers) == list(site.order)
@@ -65,12 +71,7 @@ def test_a_model_read_back_is_the_model_that_was_built(tmp_path: Path) -> None:
 
 
 def test_a_model_read_back_decodes_only_the_rows_it_reads_and_saves_the_rest_as_it_read_them(tmp_path: Path) -> None:
-    root = copy_site(tmp_path / "site")
-    engine = SiteEngine(root, tmp_path / "out")
-    engine.build(jobs=1)
-    built = engine.engine.get("site")
-    data = msgspec.msgpack.encode(codecs.encode(("site", None), built))
-    back = codecs.decode(("site", None), data, lambda key: engine.engine.get(*key))
+    built, data, back = _read_back(tmp_path)
     papers = back.site.papers
     assert isinstance(papers, SavedPapers)
     slug = list(papers)[2]
