@@ -138,14 +138,27 @@ def memo_row(key: Key, record: Record, encode: Encode | None) -> MemoRow:
 
 def record_of(ident: int, key: Key, row: tuple[Any, ...], fingerprint: int | None) -> Record:
     """The record a row (RECORD_COLUMNS) holds, once it is checked to be whole and `key`'s."""
+    try:
+        found, record = keyed_record(ident, row, fingerprint)
+    except MemoDamaged:
+        found = None
+    if found != key:
+        raise MemoDamaged(f"the row of {key!r}")
+    return record
+
+
+def keyed_record(ident: int, row: tuple[Any, ...], fingerprint: int | None) -> tuple[Key, Record]:
+    """The key and record a row (RECORD_COLUMNS) holds, once it is checked to be whole."""
     step, argument, key_check, saved_fingerprint, reads, value, check = row
     if _record_check(ident, step, argument, key_check, saved_fingerprint, reads, value) != check \
-            or key_of(ident, step, argument, key_check) != key or saved_fingerprint != fingerprint:
-        raise MemoDamaged(f"the row of {key!r}")
+            or saved_fingerprint != fingerprint:
+        raise MemoDamaged(f"the row of record {ident}")
+    key = key_of(ident, step, argument, key_check)
     ids = array("q")
     ids.frombytes(reads)
     half = len(ids) // 2
-    return Record(ident, saved_fingerprint, ids[:half], ids[half:], ABSENT, None if value is None else bytes(value))
+    saved = None if value is None else bytes(value)
+    return key, Record(ident, saved_fingerprint, ids[:half], ids[half:], ABSENT, saved)
 
 
 def key_of(ident: int, step: str, argument: bytes, check: int) -> Key:

@@ -101,8 +101,8 @@ class StoredMemo(Memo):
         if len(found) != len(set(wanted)):
             raise MemoDamaged("rows missing")
         for ident, *row in found:
-            key = rows.key_of(ident, row[0], row[1], row[2])
-            self._keep(key, ident, rows.record_of(ident, key, row, fingerprints.get(ident)), row[-1])
+            key, record = rows.keyed_record(ident, row, fingerprints.get(ident))
+            self._keep(key, ident, record, row[-1])
 
     def spared(self, ident: int, old: int, new: int, readers: list[Key]) -> tuple[set[Key], Callable[[], None] | None]:
         """The readers not read from the file yet, answered for by a hop rather than read and rewritten."""

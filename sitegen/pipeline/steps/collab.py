@@ -9,9 +9,9 @@ run again. Only the network page and its data read `collaboration`; the citation
 
 from __future__ import annotations
 
+from ...common.digest import digest
 from ...model import citation_graph, collab
 from ..engine.graph import Context, Step
-from .sources import digest
 
 
 def steps() -> list[Step]:

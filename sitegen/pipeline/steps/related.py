@@ -28,11 +28,12 @@ from typing import Any
 
 import xxhash
 
+from ...common.digest import digest
 from ...common.forked import in_two
 from ...model import likeness, related, similar
 from ..engine.graph import Context, Step
 from ..engine.memo import Key
-from .sources import Loaded, digest
+from .sources import Loaded
 
 Text = tuple[str, similar.Counts] | None  # a paper's slug, and its text's words counted
 SITE, NEIGHBOURS = ("site", None), ("neighbours", None)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import xxhash
 
+from ...common.digest import digest
 from ..engine.graph import Context, Step
-from .sources import digest
 
 RUN = 64  # a run starts at about one paper in RUN
 LONGEST = 2 * RUN  # and after this many papers at the latest: one edit makes at most this many pieces again

@@ -16,11 +16,11 @@ order.
 
 from __future__ import annotations
 
+from ...common.digest import digest
 from ...model.site import Paper
 from ...publish.search import contents, record_digest
 from ...publish.search_records import record
 from ..engine.graph import Context, Step
-from .sources import digest
 
 
 def steps() -> list[Step]:

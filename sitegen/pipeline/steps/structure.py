@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ...common.digest import digest
 from ...common.errors import BuildFailed, Diagnostic, Report
 from ...content.cache import EntryCache
 from ...content.loader import AuthorProfile, Content, Entry, _check_unique
@@ -29,7 +30,7 @@ from ..engine.memo import Key
 from . import collab, parts, views
 from .parts import Parts
 from .related import Related
-from .sources import Loaded, digest
+from .sources import Loaded
 
 
 @dataclass(frozen=True)

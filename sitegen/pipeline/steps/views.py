@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, overload
 
+from ...common.digest import digest
 from ..engine.graph import Context, Step
-from .sources import digest
 
 TagRow = tuple[str, str, bool, int]  # slug, name, is it a category, papers
 MonthRow = tuple[int, str, int]  # number, name, papers
