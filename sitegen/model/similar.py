@@ -81,6 +81,8 @@ def worked_out(keys: list[str], counts: Sequence[Iterable[tuple[str, int]]], fre
     rank = {word: i for i, word in enumerate(idf)}
 
     def part(start: int, end: int) -> dict[str, Neighbours]:
+        if (start, end) == (0, len(keys)):  # not split after all (a short list): each pair visited once
+            return _top(keys, _shared(postings, len(keys)), k)
         return _top(keys, _rows(postings, vectors, rank, start, end), k, start)
 
     return split(part, len(keys)), idf, vectors
